@@ -1,0 +1,74 @@
+# Two commands set everything up on a fresh Debian machine:
+#   make run    the portal on its embedded defaults (local Postgres, local-disk
+#               documents, the sandbox upstream in-process, mail kept in the outbox)
+#   make test   everything, against a real Postgres, S3-compatible server and browser
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GO          ?= go
+GOBIN       := $(shell $(GO) env GOPATH)/bin
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+VERSITYGW   := github.com/versity/versitygw/cmd/versitygw@v1.8.0
+PG_RUN      := .data/postgres
+PG_RUN_PORT := 54329
+PG_TEST     := .data/postgres-test
+PG_TEST_PORT:= 54330
+VENDOR      := assets/vendor/htmx.min.js assets/vendor/pico.min.css
+
+.PHONY: help run test build assets bench tools-test clean-data
+
+help:
+	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
+	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
+	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
+
+## Front-end libraries come from npm, pinned by package-lock.json, and are copied
+## into the embedded assets; they are never committed.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+assets/vendor/htmx.min.js: node_modules/.package-lock.json
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+assets/vendor/pico.min.css: node_modules/.package-lock.json
+	cp node_modules/@picocss/pico/css/pico.min.css $@
+
+assets: $(VENDOR)
+
+build: assets
+	$(GO) build -o bin/portal ./cmd/portal
+
+.data/encryption.key:
+	@mkdir -p .data
+	@umask 077; echo "k1:$$(head -c 32 /dev/urandom | base64 -w0)" > $@
+
+run: build .data/encryption.key
+	@if [ -z "$$DATABASE_URL" ]; then \
+		DATABASE_URL=$$(scripts/postgres.sh $(PG_RUN) $(PG_RUN_PORT) portal) || exit 1; \
+		export DATABASE_URL; \
+	fi; \
+	export PORTAL_ENCRYPTION_KEYS_FILE=$${PORTAL_ENCRYPTION_KEYS_FILE:-.data/encryption.key}; \
+	echo "Sign in at http://127.0.0.1:8080 with the admin e-mail and password printed below"; \
+	echo "(printed once, at first start; set PORTAL_ADMIN_EMAIL / PORTAL_ADMIN_PASSWORD to choose them)."; \
+	exec bin/portal serve
+
+## Test tools: Chromium for browser tests, versitygw as the S3-compatible server.
+tools-test:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
+	@command -v versitygw >/dev/null || [ -x $(GOBIN)/versitygw ] || $(GO) install $(VERSITYGW)
+
+test: assets tools-test
+	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
+	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
+	$(GO) test -race -timeout 30m ./...
+
+bench: assets tools-test
+	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
+	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+clean-data:
+	-@for d in $(PG_RUN) $(PG_TEST); do [ -d $$d/db ] && runuser -u postgres -- /usr/lib/postgresql/*/bin/pg_ctl -D $$d/db stop -m fast; done
+	rm -rf .data

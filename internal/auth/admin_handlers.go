@@ -1,0 +1,101 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/view"
+)
+
+type usersPage struct {
+	Users []models.User
+	Form  NewUser
+	// Errors of the create form, by field.
+	Errors FieldErrors
+	// Shown once after creating a user or resetting a password.
+	IssuedPassword *issuedPassword
+}
+
+type issuedPassword struct {
+	Email    string
+	Password string
+}
+
+// ListUsers renders the user admin page.
+func (h *Handlers) ListUsers(c echo.Context) error {
+	return h.renderUsers(c, http.StatusOK, usersPage{Form: NewUser{Role: models.RoleSalesRep}})
+}
+
+// CreateUser creates a user with a generated password shown once to the admin.
+func (h *Handlers) CreateUser(c echo.Context) error {
+	in := NewUser{Email: c.FormValue("email"), Name: c.FormValue("name"), Role: models.Role(c.FormValue("role"))}
+	u, password, err := h.service.CreateUser(c.Request().Context(), in)
+	var verr *ValidationError
+	if errors.As(err, &verr) {
+		return h.renderUsers(c, http.StatusUnprocessableEntity, usersPage{Form: in, Errors: verr.Fields})
+	}
+	if err != nil {
+		return err
+	}
+	return h.renderUsers(c, http.StatusOK, usersPage{
+		Form:           NewUser{Role: models.RoleSalesRep},
+		IssuedPassword: &issuedPassword{Email: u.Email, Password: password},
+	})
+}
+
+// DeactivateUser ends a user's access and sessions at once.
+func (h *Handlers) DeactivateUser(c echo.Context) error {
+	return h.setActive(c, false, "User deactivated; their sessions have ended.")
+}
+
+// ReactivateUser lets a deactivated user sign in again.
+func (h *Handlers) ReactivateUser(c echo.Context) error {
+	return h.setActive(c, true, "User reactivated.")
+}
+
+func (h *Handlers) setActive(c echo.Context, active bool, message string) error {
+	id, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		return apperr.New(apperr.KindNotFound, "No such user.")
+	}
+	if err := h.service.SetActive(c.Request().Context(), view.CurrentUser(c), id, active); err != nil {
+		return err
+	}
+	h.views.Flash(c, "success", message)
+	return c.Redirect(http.StatusSeeOther, "/admin/users")
+}
+
+// ResetUserPassword issues a new generated password, shown once.
+func (h *Handlers) ResetUserPassword(c echo.Context) error {
+	id, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		return apperr.New(apperr.KindNotFound, "No such user.")
+	}
+	ctx := c.Request().Context()
+	u, err := h.service.Users().ByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	password, err := h.service.ResetPassword(ctx, id)
+	if err != nil {
+		return err
+	}
+	return h.renderUsers(c, http.StatusOK, usersPage{
+		Form:           NewUser{Role: models.RoleSalesRep},
+		IssuedPassword: &issuedPassword{Email: u.Email, Password: password},
+	})
+}
+
+func (h *Handlers) renderUsers(c echo.Context, status int, page usersPage) error {
+	users, err := h.service.Users().List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	page.Users = users
+	return h.views.Page(c, status, "admin/users", "Users", page)
+}

@@ -1,0 +1,119 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/payportal/portal/internal/view"
+)
+
+// Handlers serves sign-in, sign-out and the user's own password page.
+type Handlers struct {
+	service  *Service
+	sessions *scs.SessionManager
+	views    *view.Renderer
+}
+
+// NewHandlers returns the sign-in handlers.
+func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer) *Handlers {
+	return &Handlers{service: service, sessions: sessions, views: views}
+}
+
+type loginPage struct {
+	Email string
+	Next  string
+	Error string
+}
+
+// ShowLogin renders the sign-in form.
+func (h *Handlers) ShowLogin(c echo.Context) error {
+	if view.CurrentUser(c) != nil {
+		return c.Redirect(http.StatusSeeOther, "/")
+	}
+	return h.views.Page(c, http.StatusOK, "auth/login", "Sign in", loginPage{Next: safeNext(c.QueryParam("next"))})
+}
+
+// Login checks the credentials and starts a session.
+func (h *Handlers) Login(c echo.Context) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	page := loginPage{Email: email, Next: safeNext(c.FormValue("next"))}
+	user, err := h.service.Authenticate(c.Request().Context(), email, c.FormValue("password"), c.RealIP())
+	var throttled *ThrottledError
+	switch {
+	case errors.As(err, &throttled):
+		page.Error = throttled.Error()
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(throttled))
+		return h.views.Page(c, http.StatusTooManyRequests, "auth/login", "Sign in", page)
+	case errors.Is(err, ErrInvalidCredentials):
+		page.Error = "The e-mail address or password is incorrect."
+		return h.views.Page(c, http.StatusUnauthorized, "auth/login", "Sign in", page)
+	case err != nil:
+		return err
+	}
+	if err := StartSession(c, h.sessions, user); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, page.Next)
+}
+
+// Logout ends the session.
+func (h *Handlers) Logout(c echo.Context) error {
+	if err := EndSession(c, h.sessions); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/login")
+}
+
+type passwordPage struct {
+	Forced bool
+	Errors FieldErrors
+}
+
+// ShowChangePassword renders the form to change one's own password.
+func (h *Handlers) ShowChangePassword(c echo.Context) error {
+	u := view.CurrentUser(c)
+	return h.views.Page(c, http.StatusOK, "auth/password", "Change password", passwordPage{Forced: u.MustChangePassword})
+}
+
+// ChangePassword replaces the signed-in user's password and keeps them signed in
+// on this session only.
+func (h *Handlers) ChangePassword(c echo.Context) error {
+	u := view.CurrentUser(c)
+	err := h.service.ChangePassword(c.Request().Context(), u, c.FormValue("current_password"), c.FormValue("new_password"), c.FormValue("confirm_password"))
+	var verr *ValidationError
+	if errors.As(err, &verr) {
+		return h.views.Page(c, http.StatusUnprocessableEntity, "auth/password", "Change password", passwordPage{Forced: u.MustChangePassword, Errors: verr.Fields})
+	}
+	if err != nil {
+		return err
+	}
+	// The change bumped the session version; carry this session over to it.
+	fresh, err := h.service.Users().ByID(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	if err := StartSession(c, h.sessions, fresh); err != nil {
+		return err
+	}
+	h.views.Flash(c, "success", "Your password was changed. Other sessions were signed out.")
+	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+// safeNext keeps post-sign-in redirects on this site.
+func safeNext(next string) string {
+	u, err := url.Parse(next)
+	if next == "" || err != nil || u.IsAbs() || u.Host != "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/"
+	}
+	return next
+}
+
+func retryAfterSeconds(e *ThrottledError) string {
+	return strconv.Itoa(int(e.RetryAfter.Seconds()) + 1)
+}

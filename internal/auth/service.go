@@ -1,0 +1,218 @@
+// Package auth signs people in and out, keeps their sessions, and lets admins
+// manage users.
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/models"
+)
+
+// ErrInvalidCredentials is the one answer for a wrong e-mail, a wrong password
+// and a deactivated account, so that no answer reveals which e-mails exist.
+var ErrInvalidCredentials = apperr.New(apperr.KindInvalid, "The e-mail address or password is incorrect.")
+
+// ThrottledError says sign-in is refused for a while after too many failures.
+type ThrottledError struct{ RetryAfter time.Duration }
+
+func (e *ThrottledError) Error() string {
+	minutes := int(e.RetryAfter.Round(time.Minute) / time.Minute)
+	if minutes < 1 {
+		minutes = 1
+	}
+	unit := "minutes"
+	if minutes == 1 {
+		unit = "minute"
+	}
+	return fmt.Sprintf("Too many failed sign-in attempts. Try again in %d %s.", minutes, unit)
+}
+
+// Service holds the use cases of users and sign-in.
+type Service struct {
+	users    *Store
+	throttle *throttle
+	now      func() time.Time
+	log      *slog.Logger
+	// dummyHash is verified against when the e-mail is unknown, so that a
+	// wrong e-mail takes as long as a wrong password.
+	dummyHash string
+}
+
+// NewService returns the auth service. now is injectable for tests.
+func NewService(db *gorm.DB, limits ThrottleLimits, now func() time.Time, log *slog.Logger) *Service {
+	dummy, _ := HashPassword(GeneratePassword())
+	return &Service{users: NewStore(db), throttle: &throttle{db: db, limits: limits}, now: now, log: log, dummyHash: dummy}
+}
+
+// Users exposes the user store for read-only lookups.
+func (s *Service) Users() *Store { return s.users }
+
+// Authenticate checks an e-mail and password from clientIP.
+func (s *Service) Authenticate(ctx context.Context, email, password, clientIP string) (*models.User, error) {
+	now := s.now()
+	wait, err := s.throttle.retryAfter(ctx, email, clientIP, now)
+	if err != nil {
+		return nil, err
+	}
+	if wait > 0 {
+		return nil, &ThrottledError{RetryAfter: wait}
+	}
+	user, err := s.users.ByEmail(ctx, email)
+	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		return nil, err
+	}
+	hash := s.dummyHash
+	if err == nil {
+		hash = user.PasswordHash
+	}
+	ok, verr := VerifyPassword(hash, password)
+	if verr != nil {
+		s.log.Error("password hash unreadable", "user_id", user.ID, "err", verr)
+	}
+	if err != nil || !ok || !user.Active {
+		if ferr := s.throttle.recordFailure(ctx, email, clientIP, now); ferr != nil {
+			return nil, ferr
+		}
+		return nil, ErrInvalidCredentials
+	}
+	if err := s.throttle.forgetAccount(ctx, email); err != nil {
+		return nil, err
+	}
+	return user, nil
+}
+
+// NewUser is what an admin or a script supplies to create a user.
+type NewUser struct {
+	Email    string
+	Name     string
+	Role     models.Role
+	Password string // empty: a password is generated and must be changed at first sign-in
+}
+
+// FieldErrors maps form field names to messages.
+type FieldErrors map[string]string
+
+// ValidationError carries the messages of a rejected form, keyed by field.
+type ValidationError struct{ Fields FieldErrors }
+
+func (e *ValidationError) Error() string { return "invalid input" }
+
+// CreateUser validates and stores a new user, returning the password to hand
+// over when one was generated.
+func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, string, error) {
+	in.Email = strings.TrimSpace(in.Email)
+	in.Name = strings.TrimSpace(in.Name)
+	errs := FieldErrors{}
+	if addr, err := mail.ParseAddress(in.Email); err != nil || addr.Address != in.Email {
+		errs["email"] = "Enter an e-mail address like name@example.com."
+	}
+	if !in.Role.Valid() {
+		errs["role"] = "Choose a role: Admin or Sales rep."
+	}
+	generated := ""
+	mustChange := false
+	if in.Password == "" {
+		generated = GeneratePassword()
+		in.Password = generated
+		mustChange = true
+	} else if msg := CheckPasswordStrength(in.Password, in.Email); msg != "" {
+		errs["password"] = msg
+	}
+	if len(errs) > 0 {
+		return nil, "", &ValidationError{Fields: errs}
+	}
+	hash, err := HashPassword(in.Password)
+	if err != nil {
+		return nil, "", err
+	}
+	now := s.now()
+	u := &models.User{
+		ID: uuid.New(), Email: in.Email, Name: in.Name, Role: in.Role, PasswordHash: hash,
+		Active: true, MustChangePassword: mustChange, SessionVersion: 1, CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.users.Create(ctx, u); err != nil {
+		if errors.Is(err, ErrEmailTaken) {
+			return nil, "", &ValidationError{Fields: FieldErrors{"email": "A user with this e-mail address already exists."}}
+		}
+		return nil, "", err
+	}
+	return u, generated, nil
+}
+
+// SetActive activates or deactivates a user. An admin cannot deactivate
+// themselves, so the portal always keeps someone who can manage it.
+func (s *Service) SetActive(ctx context.Context, actor *models.User, id uuid.UUID, active bool) error {
+	if !active && actor.ID == id {
+		return apperr.New(apperr.KindConflict, "You cannot deactivate your own account.")
+	}
+	return s.users.SetActive(ctx, id, active, s.now())
+}
+
+// ResetPassword gives a user a new generated password that must be changed at
+// the next sign-in, and ends the user's sessions.
+func (s *Service) ResetPassword(ctx context.Context, id uuid.UUID) (string, error) {
+	password := GeneratePassword()
+	hash, err := HashPassword(password)
+	if err != nil {
+		return "", err
+	}
+	if err := s.users.SetPassword(ctx, id, hash, true, s.now()); err != nil {
+		return "", err
+	}
+	return password, nil
+}
+
+// ChangePassword replaces a user's own password after checking the current one.
+func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, next, confirm string) error {
+	errs := FieldErrors{}
+	if ok, _ := VerifyPassword(u.PasswordHash, current); !ok {
+		errs["current_password"] = "This is not your current password."
+	}
+	if msg := CheckPasswordStrength(next, u.Email); msg != "" {
+		errs["new_password"] = msg
+	} else if next == current {
+		errs["new_password"] = "Choose a password different from the current one."
+	}
+	if next != confirm {
+		errs["confirm_password"] = "The two new passwords do not match."
+	}
+	if len(errs) > 0 {
+		return &ValidationError{Fields: errs}
+	}
+	hash, err := HashPassword(next)
+	if err != nil {
+		return err
+	}
+	return s.users.SetPassword(ctx, u.ID, hash, false, s.now())
+}
+
+// EnsureAdmin creates the first admin when none exists. It returns the
+// generated password when it made one ("" otherwise).
+func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (created bool, generated string, err error) {
+	n, err := s.users.CountAdmins(ctx)
+	if err != nil || n > 0 {
+		return false, "", err
+	}
+	if email == "" {
+		email = "admin@example.com"
+	}
+	_, generated, err = s.CreateUser(ctx, NewUser{Email: email, Name: "Administrator", Role: models.RoleAdmin, Password: password})
+	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			return false, "", fmt.Errorf("admin user: %v", ve.Fields)
+		}
+		return false, "", err
+	}
+	return true, generated, nil
+}

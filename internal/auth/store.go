@@ -1,0 +1,110 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/payportal/portal/internal/models"
+)
+
+// ErrEmailTaken is returned when another user already has the e-mail address.
+var ErrEmailTaken = errors.New("a user with this e-mail address already exists")
+
+// Store reads and writes users.
+type Store struct{ db *gorm.DB }
+
+// NewStore returns a user store on db.
+func NewStore(db *gorm.DB) *Store { return &Store{db: db} }
+
+// Create inserts a user.
+func (s *Store) Create(ctx context.Context, u *models.User) error {
+	err := s.db.WithContext(ctx).Create(u).Error
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return ErrEmailTaken
+	}
+	return err
+}
+
+// ByID loads a user by id.
+func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*models.User, error) {
+	var u models.User
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&u).Error
+	return &u, notFound(err)
+}
+
+// ByEmail loads a user by e-mail address, ignoring case.
+func (s *Store) ByEmail(ctx context.Context, email string) (*models.User, error) {
+	var u models.User
+	err := s.db.WithContext(ctx).Where("lower(email) = ?", strings.ToLower(strings.TrimSpace(email))).Take(&u).Error
+	return &u, notFound(err)
+}
+
+// List returns every user, admins first, then by e-mail.
+func (s *Store) List(ctx context.Context) ([]models.User, error) {
+	var users []models.User
+	err := s.db.WithContext(ctx).Order("role, lower(email)").Find(&users).Error
+	return users, err
+}
+
+// ListActiveReps returns active sales reps and admins that can own applications.
+func (s *Store) ListActive(ctx context.Context) ([]models.User, error) {
+	var users []models.User
+	err := s.db.WithContext(ctx).Where("active").Order("lower(email)").Find(&users).Error
+	return users, err
+}
+
+// CountAdmins counts active admins.
+func (s *Store) CountAdmins(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&models.User{}).Where("role = ? AND active", models.RoleAdmin).Count(&n).Error
+	return n, err
+}
+
+// SetActive activates or deactivates a user. Deactivating bumps the session
+// version, so every session of that user stops working at once.
+func (s *Store) SetActive(ctx context.Context, id uuid.UUID, active bool, now time.Time) error {
+	updates := map[string]any{"active": active, "updated_at": now}
+	if active {
+		updates["deactivated_at"] = nil
+	} else {
+		updates["deactivated_at"] = now
+		updates["session_version"] = gorm.Expr("session_version + 1")
+	}
+	return rowsOrNotFound(s.db.WithContext(ctx).Model(&models.User{}).Where("id = ?", id).Updates(updates))
+}
+
+// SetPassword stores a new password hash and ends the user's other sessions.
+func (s *Store) SetPassword(ctx context.Context, id uuid.UUID, hash string, mustChange bool, now time.Time) error {
+	return rowsOrNotFound(s.db.WithContext(ctx).Model(&models.User{}).Where("id = ?", id).Updates(map[string]any{
+		"password_hash":        hash,
+		"must_change_password": mustChange,
+		"session_version":      gorm.Expr("session_version + 1"),
+		"updated_at":           now,
+	}))
+}
+
+func notFound(err error) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return models.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("users: %w", err)
+	}
+	return nil
+}
+
+func rowsOrNotFound(res *gorm.DB) error {
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return models.ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+// Package config reads the portal's settings from PORTAL_* environment variables
+// into one typed struct. Secrets may instead be read from a file named by the
+// variable with a _FILE suffix, so they need not sit in the environment.
+package config
+
+import (
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the portal, validated at start-up.
+type Config struct {
+	Env        string // "development" or "production"
+	LogLevel   string
+	ListenAddr string
+	PublicURL  *url.URL
+	// TrustProxy makes the portal believe X-Forwarded-For and X-Forwarded-Proto,
+	// which is right only behind a proxy that sets them.
+	TrustProxy bool
+
+	DatabaseURL string
+	DBMaxConns  int32
+
+	SessionIdleTimeout time.Duration
+	SessionLifetime    time.Duration
+
+	// EncryptionKeys is the key ring for personal data at rest: "id:base64key,...".
+	EncryptionKeys      string
+	EncryptionActiveKey string
+
+	AdminEmail    string
+	AdminPassword string
+
+	ResellerName string
+
+	Upstream UpstreamConfig
+	Sandbox  SandboxConfig
+	Storage  StorageConfig
+	SMTP     SMTPConfig
+}
+
+// UpstreamConfig says how to reach the upstream account application API.
+type UpstreamConfig struct {
+	// Mode "sandbox" runs the sandbox in-process on Sandbox.ListenAddr; "remote"
+	// talks to BaseURL.
+	Mode         string
+	BaseURL      string
+	Token        string
+	APIKey       string
+	APISecret    string
+	Timeout      time.Duration
+	WebhookToken string
+}
+
+// SandboxConfig configures the sandbox upstream, in-process or standalone.
+type SandboxConfig struct {
+	ListenAddr string
+	PublicURL  string
+	AdminToken string
+	DataDir    string
+}
+
+// StorageConfig says where uploaded documents are kept.
+type StorageConfig struct {
+	Driver          string // "local" or "s3"
+	LocalDir        string
+	MaxUploadBytes  int64
+	S3Endpoint      string
+	S3Region        string
+	S3Bucket        string
+	S3AccessKeyID   string
+	S3SecretKey     string
+	S3UsePathStyle  bool
+	S3ServerSideEnc string
+}
+
+// SMTPConfig configures outgoing e-mail. With no Host, messages stay in the outbox.
+type SMTPConfig struct {
+	Host      string
+	Port      int
+	Username  string
+	Password  string
+	From      string
+	TLSPolicy string // "mandatory", "opportunistic" or "none"
+}
+
+// IsProduction reports whether the portal runs in production mode.
+func (c *Config) IsProduction() bool { return c.Env == "production" }
+
+// SecureCookies reports whether cookies must always carry the Secure flag,
+// because the public address is https.
+func (c *Config) SecureCookies() bool { return c.PublicURL.Scheme == "https" }
+
+// Load reads the configuration through lookup (os.LookupEnv in production) and
+// returns every problem found, each naming its variable.
+func Load(lookup func(string) (string, bool)) (*Config, error) {
+	r := &reader{lookup: lookup}
+	c := &Config{
+		Env:                 r.oneOf("PORTAL_ENV", "development", "development", "production"),
+		LogLevel:            r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
+		ListenAddr:          r.str("PORTAL_LISTEN_ADDR", "127.0.0.1:8080"),
+		TrustProxy:          r.boolean("PORTAL_TRUST_PROXY", false),
+		DBMaxConns:          int32(r.integer("PORTAL_DB_MAX_CONNS", 20, 4, 500)),
+		SessionIdleTimeout:  r.duration("PORTAL_SESSION_IDLE_TIMEOUT", 30*time.Minute),
+		SessionLifetime:     r.duration("PORTAL_SESSION_LIFETIME", 12*time.Hour),
+		EncryptionKeys:      r.secret("PORTAL_ENCRYPTION_KEYS", ""),
+		EncryptionActiveKey: r.str("PORTAL_ENCRYPTION_ACTIVE_KEY", ""),
+		AdminEmail:          r.str("PORTAL_ADMIN_EMAIL", ""),
+		AdminPassword:       r.secret("PORTAL_ADMIN_PASSWORD", ""),
+		ResellerName:        r.str("PORTAL_RESELLER_NAME", "Acme Payments"),
+	}
+	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)
+	c.DatabaseURL = r.secret("PORTAL_DATABASE_URL", "")
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = r.secret("DATABASE_URL", "")
+	}
+	if c.DatabaseURL == "" {
+		r.fail("PORTAL_DATABASE_URL", "is required (or DATABASE_URL): a postgres:// connection URL")
+	}
+	if c.EncryptionKeys == "" {
+		r.fail("PORTAL_ENCRYPTION_KEYS", "is required: a key ring like \"k1:<base64 of 32 random bytes>\" (make run creates one under .data/)")
+	}
+	if c.EncryptionActiveKey == "" && c.EncryptionKeys != "" {
+		// With a single key there is no doubt which one encrypts.
+		if id, _, ok := strings.Cut(c.EncryptionKeys, ":"); ok && !strings.Contains(c.EncryptionKeys, ",") {
+			c.EncryptionActiveKey = strings.TrimSpace(id)
+		} else {
+			r.fail("PORTAL_ENCRYPTION_ACTIVE_KEY", "is required when PORTAL_ENCRYPTION_KEYS holds several keys")
+		}
+	}
+	if c.SessionIdleTimeout > c.SessionLifetime {
+		r.fail("PORTAL_SESSION_IDLE_TIMEOUT", "must not be longer than PORTAL_SESSION_LIFETIME")
+	}
+
+	c.Upstream = UpstreamConfig{
+		Mode:         r.oneOf("PORTAL_UPSTREAM_MODE", "sandbox", "sandbox", "remote"),
+		BaseURL:      r.str("PORTAL_UPSTREAM_BASE_URL", ""),
+		Token:        r.secret("PORTAL_UPSTREAM_TOKEN", ""),
+		APIKey:       r.str("PORTAL_UPSTREAM_API_KEY", ""),
+		APISecret:    r.secret("PORTAL_UPSTREAM_API_SECRET", ""),
+		Timeout:      r.duration("PORTAL_UPSTREAM_TIMEOUT", 30*time.Second),
+		WebhookToken: r.secret("PORTAL_UPSTREAM_WEBHOOK_TOKEN", ""),
+	}
+	if c.Upstream.Mode == "remote" {
+		if c.Upstream.BaseURL == "" {
+			r.fail("PORTAL_UPSTREAM_BASE_URL", "is required when PORTAL_UPSTREAM_MODE=remote")
+		}
+		if c.Upstream.Token == "" && (c.Upstream.APIKey == "" || c.Upstream.APISecret == "") {
+			r.fail("PORTAL_UPSTREAM_TOKEN", "or PORTAL_UPSTREAM_API_KEY with PORTAL_UPSTREAM_API_SECRET is required when PORTAL_UPSTREAM_MODE=remote")
+		}
+	}
+	c.Sandbox = SandboxConfig{
+		ListenAddr: r.str("PORTAL_SANDBOX_LISTEN_ADDR", "127.0.0.1:8081"),
+		PublicURL:  r.str("PORTAL_SANDBOX_PUBLIC_URL", ""),
+		AdminToken: r.secret("PORTAL_SANDBOX_ADMIN_TOKEN", ""),
+		DataDir:    r.str("PORTAL_SANDBOX_DATA_DIR", ".data/sandbox"),
+	}
+	c.Storage = StorageConfig{
+		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
+		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),
+		MaxUploadBytes:  int64(r.integer("PORTAL_MAX_UPLOAD_BYTES", 25<<20, 1, 1<<34)),
+		S3Endpoint:      r.str("PORTAL_S3_ENDPOINT", ""),
+		S3Region:        r.str("PORTAL_S3_REGION", "us-east-1"),
+		S3Bucket:        r.str("PORTAL_S3_BUCKET", ""),
+		S3AccessKeyID:   r.str("PORTAL_S3_ACCESS_KEY_ID", ""),
+		S3SecretKey:     r.secret("PORTAL_S3_SECRET_ACCESS_KEY", ""),
+		S3UsePathStyle:  r.boolean("PORTAL_S3_PATH_STYLE", false),
+		S3ServerSideEnc: r.oneOf("PORTAL_S3_SSE", "AES256", "AES256", "aws:kms", "none"),
+	}
+	if c.Storage.Driver == "s3" && c.Storage.S3Bucket == "" {
+		r.fail("PORTAL_S3_BUCKET", "is required when PORTAL_STORAGE=s3")
+	}
+	c.SMTP = SMTPConfig{
+		Host:      r.str("PORTAL_SMTP_HOST", ""),
+		Port:      r.integer("PORTAL_SMTP_PORT", 587, 1, 65535),
+		Username:  r.str("PORTAL_SMTP_USERNAME", ""),
+		Password:  r.secret("PORTAL_SMTP_PASSWORD", ""),
+		From:      r.str("PORTAL_SMTP_FROM", "onboarding@example.com"),
+		TLSPolicy: r.oneOf("PORTAL_SMTP_TLS", "mandatory", "mandatory", "opportunistic", "none"),
+	}
+	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
+		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
+	}
+	if len(r.errs) > 0 {
+		return nil, &Error{Problems: r.errs}
+	}
+	return c, nil
+}
+
+// Error lists every configuration problem found, one per variable.
+type Error struct{ Problems []string }
+
+func (e *Error) Error() string {
+	return "invalid configuration:\n  " + strings.Join(e.Problems, "\n  ")
+}
+

@@ -1,0 +1,86 @@
+package models
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/lib/pq"
+)
+
+// ApplicationStatus is where an application stands in the portal's own workflow.
+type ApplicationStatus string
+
+// The portal-side statuses. The upstream's own states are kept apart in UpstreamStatus.
+const (
+	StatusDraft          ApplicationStatus = "draft"
+	StatusSubmitting     ApplicationStatus = "submitting"
+	StatusNeedsAttention ApplicationStatus = "needs_attention"
+	StatusLinked         ApplicationStatus = "linked"
+)
+
+// Application is one merchant's onboarding application. Its ID is also the
+// externalApplicationId sent upstream, so it never changes.
+type Application struct {
+	ID                    uuid.UUID `gorm:"type:uuid;primaryKey"`
+	OwnerID               uuid.UUID `gorm:"type:uuid"`
+	Status                ApplicationStatus
+	LegalName             string
+	DBA                   string `gorm:"column:dba"`
+	ContactName           string
+	ContactEmail          string
+	Draft                 JSON       `gorm:"type:jsonb"`
+	PricingModelID        *uuid.UUID `gorm:"type:uuid"`
+	Version               int
+	SubmittedPricingCode  *string
+	SubmittedSnapshot     JSON `gorm:"type:jsonb"`
+	SubmittedAt           *time.Time
+	SubmittedBy           *uuid.UUID `gorm:"type:uuid"`
+	UpstreamApplicationID *string
+	HandoffLink           *string
+	LinkedAt              *time.Time
+	UpstreamStatus        *string
+	UpstreamStatusAt      *time.Time
+	LastError             *string
+	OpenedAt              *time.Time
+	OpenToken             *string
+	CreatedAt             time.Time
+	UpdatedAt             time.Time
+	DeletedAt             *time.Time
+	DeletedBy             *uuid.UUID `gorm:"type:uuid"`
+}
+
+// Locked reports whether the hand-off link exists, after which only the merchant
+// may change values, upstream.
+func (a *Application) Locked() bool { return a.HandoffLink != nil && *a.HandoffLink != "" }
+
+// ApplicationEvent is one entry of an application's audit trail. Fields names the
+// changed fields, never the values of personal data.
+type ApplicationEvent struct {
+	ID            int64     `gorm:"primaryKey"`
+	ApplicationID uuid.UUID `gorm:"type:uuid"`
+	ActorID       *uuid.UUID `gorm:"type:uuid"`
+	Action        string
+	Fields        pq.StringArray `gorm:"type:text[]"`
+	Details       JSON           `gorm:"type:jsonb"`
+	CreatedAt     time.Time
+}
+
+// Document is a supporting file attached to an application.
+type Document struct {
+	ID                 uuid.UUID `gorm:"type:uuid;primaryKey"`
+	ApplicationID      uuid.UUID `gorm:"type:uuid"`
+	DocType            string
+	DisplayName        string
+	ContentType        string
+	SizeBytes          int64
+	SHA256             string `gorm:"column:sha256"`
+	StorageKey         string
+	UploadedBy         *uuid.UUID `gorm:"type:uuid"`
+	CreatedAt          time.Time
+	DeletedAt          *time.Time
+	UpstreamFileID     *string
+	UpstreamStatus     string
+	UpstreamError      *string
+	UpstreamAttempts   int
+	UpstreamUploadedAt *time.Time
+}

@@ -1,0 +1,56 @@
+package models
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Role names what a user may do in the portal.
+type Role string
+
+// The portal's roles: admins see and manage everything, sales reps only their own merchants.
+const (
+	RoleAdmin    Role = "admin"
+	RoleSalesRep Role = "sales_rep"
+)
+
+// Valid reports whether r is one of the known roles.
+func (r Role) Valid() bool { return r == RoleAdmin || r == RoleSalesRep }
+
+// Label is the role's name as shown to people.
+func (r Role) Label() string {
+	switch r {
+	case RoleAdmin:
+		return "Admin"
+	case RoleSalesRep:
+		return "Sales rep"
+	}
+	return string(r)
+}
+
+// User is a person who signs in to the portal.
+type User struct {
+	ID                 uuid.UUID `gorm:"type:uuid;primaryKey"`
+	Email              string
+	Name               string
+	Role               Role
+	PasswordHash       string
+	Active             bool
+	MustChangePassword bool
+	SessionVersion     int
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	DeactivatedAt      *time.Time
+}
+
+// IsAdmin reports whether the user holds the admin role.
+func (u *User) IsAdmin() bool { return u != nil && u.Role == RoleAdmin }
+
+// DisplayName is the name to show, falling back to the e-mail address.
+func (u *User) DisplayName() string {
+	if u.Name != "" {
+		return u.Name
+	}
+	return u.Email
+}

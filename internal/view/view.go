@@ -1,0 +1,161 @@
+// Package view renders the portal's pages: a layout plus one page template, or a
+// named partial alone as an htmx fragment. Every page gets the same envelope with
+// the signed-in user, the CSRF token and flash messages.
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/payportal/portal/internal/models"
+)
+
+// Request-scoped values that middleware stores on the echo context.
+const (
+	ctxUser = "portal.user"
+	ctxCSRF = "portal.csrf"
+)
+
+// SetUser records the signed-in user for the rest of the request.
+func SetUser(c echo.Context, u *models.User) { c.Set(ctxUser, u) }
+
+// CurrentUser returns the signed-in user, or nil.
+func CurrentUser(c echo.Context) *models.User {
+	u, _ := c.Get(ctxUser).(*models.User)
+	return u
+}
+
+// SetCSRFToken records the request's CSRF token for forms and htmx.
+func SetCSRFToken(c echo.Context, token string) { c.Set(ctxCSRF, token) }
+
+// CSRFToken returns the request's CSRF token.
+func CSRFToken(c echo.Context) string {
+	s, _ := c.Get(ctxCSRF).(string)
+	return s
+}
+
+// Flash is a one-time message shown on the next page.
+type Flash struct {
+	Kind    string // "success", "error" or "info"
+	Message string
+}
+
+// Page is what every template receives as its dot.
+type Page struct {
+	Title        string
+	User         *models.User
+	CSRFToken    string
+	Flashes      []Flash
+	ResellerName string
+	Path         string
+	Data         any
+}
+
+// Renderer renders pages and fragments from the parsed templates.
+type Renderer struct {
+	pages        map[string]*template.Template
+	partials     *template.Template
+	sessions     *scs.SessionManager
+	resellerName string
+}
+
+// New parses every template in fsys once; a broken template fails here, at
+// start-up, rather than in front of a user.
+func New(fsys fs.FS, funcs template.FuncMap, sessions *scs.SessionManager, resellerName string) (*Renderer, error) {
+	all := template.FuncMap{}
+	for k, v := range baseFuncs() {
+		all[k] = v
+	}
+	for k, v := range funcs {
+		all[k] = v
+	}
+	files, err := fs.Glob(fsys, "*/*.html")
+	if err != nil {
+		return nil, err
+	}
+	var shared, pages []string
+	for _, f := range files {
+		if strings.HasPrefix(f, "layout/") || strings.HasPrefix(path.Base(f), "_") {
+			shared = append(shared, f)
+		} else {
+			pages = append(pages, f)
+		}
+	}
+	base := template.New("").Funcs(all)
+	if len(shared) > 0 {
+		if base, err = base.ParseFS(fsys, shared...); err != nil {
+			return nil, fmt.Errorf("parse shared templates: %w", err)
+		}
+	}
+	r := &Renderer{pages: map[string]*template.Template{}, partials: base, sessions: sessions, resellerName: resellerName}
+	for _, p := range pages {
+		t, err := base.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if t, err = t.ParseFS(fsys, p); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", p, err)
+		}
+		r.pages[strings.TrimSuffix(p, ".html")] = t
+	}
+	return r, nil
+}
+
+// Page renders the page template name (e.g. "auth/login") inside the layout.
+func (r *Renderer) Page(c echo.Context, status int, name, title string, data any) error {
+	t, ok := r.pages[name]
+	if !ok {
+		return fmt.Errorf("view: no page %q", name)
+	}
+	return r.execute(c, status, t, "layout", r.envelope(c, title, data))
+}
+
+// Fragment renders one named partial alone, for htmx swaps.
+func (r *Renderer) Fragment(c echo.Context, status int, name string, data any) error {
+	return r.execute(c, status, r.partials, name, r.envelope(c, "", data))
+}
+
+// Flash queues a message for the next rendered page.
+func (r *Renderer) Flash(c echo.Context, kind, message string) {
+	ctx := c.Request().Context()
+	flashes, _ := r.sessions.Get(ctx, "flashes").([]Flash)
+	r.sessions.Put(ctx, "flashes", append(flashes, Flash{Kind: kind, Message: message}))
+}
+
+func (r *Renderer) envelope(c echo.Context, title string, data any) Page {
+	p := Page{
+		Title:        title,
+		User:         CurrentUser(c),
+		CSRFToken:    CSRFToken(c),
+		ResellerName: r.resellerName,
+		Path:         c.Request().URL.Path,
+		Data:         data,
+	}
+	ctx := c.Request().Context()
+	if flashes, ok := r.sessions.Pop(ctx, "flashes").([]Flash); ok {
+		p.Flashes = flashes
+	}
+	return p
+}
+
+func (r *Renderer) execute(c echo.Context, status int, t *template.Template, name string, data Page) error {
+	// Render into a buffer first so a template error becomes a clean 500
+	// instead of half a page.
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
+		return fmt.Errorf("render %s: %w", name, err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// StatusText is http.StatusText, exposed for templates of error pages.
+func StatusText(code int) string { return http.StatusText(code) }

@@ -1,0 +1,66 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"net/http"
+	"strings"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/payportal/portal/internal/view"
+)
+
+const csrfSessionKey = "csrf_token"
+
+// CSRFFormField and CSRFHeader are where an unsafe request carries its token.
+const (
+	CSRFFormField = "csrf_token"
+	CSRFHeader    = "X-CSRF-Token"
+)
+
+// csrfProtect keeps a random token in the session and requires it, in the
+// X-CSRF-Token header (htmx) or the csrf_token form field, on every unsafe
+// request. A missing or wrong token gets 403 before any handler runs.
+func csrfProtect(sm *scs.SessionManager, exempt func(path string) bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			if exempt(req.URL.Path) {
+				return next(c)
+			}
+			ctx := req.Context()
+			token := sm.GetString(ctx, csrfSessionKey)
+			switch req.Method {
+			case http.MethodGet, http.MethodHead, http.MethodOptions:
+				if token == "" {
+					token = newCSRFToken()
+					sm.Put(ctx, csrfSessionKey, token)
+				}
+				view.SetCSRFToken(c, token)
+				return next(c)
+			}
+			sent := req.Header.Get(CSRFHeader)
+			if sent == "" {
+				if strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/form-data") {
+					// Spool large files to disk rather than memory while looking for the field.
+					_ = req.ParseMultipartForm(1 << 20)
+				}
+				sent = req.FormValue(CSRFFormField)
+			}
+			if token == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+				return echo.NewHTTPError(http.StatusForbidden, "This form has expired or did not come from this site. Reload the page and try again.")
+			}
+			view.SetCSRFToken(c, token)
+			return next(c)
+		}
+	}
+}
+
+func newCSRFToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

@@ -1,0 +1,73 @@
+// Package web assembles the portal's HTTP surface: middleware, the route table,
+// error handling, static assets and operational endpoints.
+package web
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/payportal/portal/internal/auth"
+	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/view"
+)
+
+// Deps is everything the HTTP surface needs, built by the caller.
+type Deps struct {
+	Config   *config.Config
+	DB       *database.DB
+	Log      *slog.Logger
+	Sessions *scs.SessionManager
+	Views    *view.Renderer
+	Static   *Static
+	Registry *prometheus.Registry
+
+	AuthService *auth.Service
+	Auth        *auth.Handlers
+}
+
+// New returns the portal's HTTP handler.
+func New(d Deps) *echo.Echo {
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = errorHandler(d.Views, d.Log)
+	if d.Config.TrustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	} else {
+		e.IPExtractor = echo.ExtractIPDirect()
+	}
+
+	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
+	e.Use(observe(d.Log, newMetrics(d.Registry)))
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			d.Log.Error("panic", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err, "stack", string(stack))
+			return err
+		},
+	}))
+	e.Use(securityHeaders(d.Config.SecureCookies()))
+
+	routes(e, d)
+	return e
+}
+
+// sessionStack is the middleware of every page route: sessions, the signed-in
+// user and CSRF protection.
+func sessionStack(d Deps) []echo.MiddlewareFunc {
+	return []echo.MiddlewareFunc{
+		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
+		auth.LoadUser(d.Sessions, d.AuthService.Users()),
+		csrfProtect(d.Sessions, func(path string) bool { return false }),
+	}
+}
+
+
+// notFound is the catch-all so that unknown paths get the portal's 404 page
+// with the user's navigation.
+func notFound(c echo.Context) error { return echo.NewHTTPError(http.StatusNotFound) }
