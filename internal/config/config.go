@@ -194,4 +194,3 @@ type Error struct{ Problems []string }
 func (e *Error) Error() string {
 	return "invalid configuration:\n  " + strings.Join(e.Problems, "\n  ")
 }
-

@@ -56,8 +56,8 @@ func (a *Application) Locked() bool { return a.HandoffLink != nil && *a.HandoffL
 // ApplicationEvent is one entry of an application's audit trail. Fields names the
 // changed fields, never the values of personal data.
 type ApplicationEvent struct {
-	ID            int64     `gorm:"primaryKey"`
-	ApplicationID uuid.UUID `gorm:"type:uuid"`
+	ID            int64      `gorm:"primaryKey"`
+	ApplicationID uuid.UUID  `gorm:"type:uuid"`
 	ActorID       *uuid.UUID `gorm:"type:uuid"`
 	Action        string
 	Fields        pq.StringArray `gorm:"type:text[]"`

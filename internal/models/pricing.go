@@ -25,8 +25,8 @@ type PricingModel struct {
 
 // PricingModelEvent is one audited change of a pricing model.
 type PricingModelEvent struct {
-	ID             int64 `gorm:"primaryKey"`
-	PricingModelID uuid.UUID `gorm:"type:uuid"`
+	ID             int64      `gorm:"primaryKey"`
+	PricingModelID uuid.UUID  `gorm:"type:uuid"`
 	ActorID        *uuid.UUID `gorm:"type:uuid"`
 	Action         string
 	OldCode        *string

@@ -67,7 +67,6 @@ func sessionStack(d Deps) []echo.MiddlewareFunc {
 	}
 }
 
-
 // notFound is the catch-all so that unknown paths get the portal's 404 page
 // with the user's navigation.
 func notFound(c echo.Context) error { return echo.NewHTTPError(http.StatusNotFound) }
