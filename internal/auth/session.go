@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/view"
 )
 
 // Session keys.
@@ -55,6 +56,7 @@ func SessionMiddleware(sm *scs.SessionManager, alwaysSecure, trustProxy bool) ec
 				return err
 			}
 			c.SetRequest(req.WithContext(ctx))
+			view.MarkSessionLoaded(c)
 			secure := alwaysSecure || req.TLS != nil || (trustProxy && req.Header.Get("X-Forwarded-Proto") == "https")
 			c.Response().Before(func() { writeSessionCookie(c, sm, secure) })
 			c.Response().Header().Add("Vary", "Cookie")

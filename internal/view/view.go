@@ -20,9 +20,16 @@ import (
 
 // Request-scoped values that middleware stores on the echo context.
 const (
-	ctxUser = "portal.user"
-	ctxCSRF = "portal.csrf"
+	ctxUser    = "portal.user"
+	ctxCSRF    = "portal.csrf"
+	ctxSession = "portal.session"
 )
+
+// MarkSessionLoaded records that the request carries a session, so pages may
+// read and write flashes. Machine routes (assets, webhooks) have none.
+func MarkSessionLoaded(c echo.Context) { c.Set(ctxSession, true) }
+
+func hasSession(c echo.Context) bool { ok, _ := c.Get(ctxSession).(bool); return ok }
 
 // SetUser records the signed-in user for the rest of the request.
 func SetUser(c echo.Context, u *models.User) { c.Set(ctxUser, u) }
@@ -125,6 +132,9 @@ func (r *Renderer) Fragment(c echo.Context, status int, name string, data any) e
 
 // Flash queues a message for the next rendered page.
 func (r *Renderer) Flash(c echo.Context, kind, message string) {
+	if !hasSession(c) {
+		return
+	}
 	ctx := c.Request().Context()
 	flashes, _ := r.sessions.Get(ctx, "flashes").([]Flash)
 	r.sessions.Put(ctx, "flashes", append(flashes, Flash{Kind: kind, Message: message}))
@@ -139,9 +149,10 @@ func (r *Renderer) envelope(c echo.Context, title string, data any) Page {
 		Path:         c.Request().URL.Path,
 		Data:         data,
 	}
-	ctx := c.Request().Context()
-	if flashes, ok := r.sessions.Pop(ctx, "flashes").([]Flash); ok {
-		p.Flashes = flashes
+	if hasSession(c) {
+		if flashes, ok := r.sessions.Pop(c.Request().Context(), "flashes").([]Flash); ok {
+			p.Flashes = flashes
+		}
 	}
 	return p
 }

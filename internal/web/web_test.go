@@ -1,0 +1,120 @@
+package web_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/testutil/apptest"
+)
+
+func TestOperationalEndpoints(t *testing.T) {
+	env := apptest.New(t)
+	c := env.Client(t)
+	if res := c.Get("/healthz"); res.Status != http.StatusOK {
+		t.Errorf("healthz %d", res.Status)
+	}
+	if res := c.Get("/readyz"); res.Status != http.StatusOK || !strings.Contains(res.Body, "ready") {
+		t.Errorf("readyz %d %s", res.Status, res.Body)
+	}
+	c.Get("/login")
+	res := c.Get("/metrics")
+	if res.Status != http.StatusOK || !strings.Contains(res.Body, `portal_http_requests_total{method="GET",route="/login",status="200"}`) {
+		t.Errorf("metrics missing the login route:\n%s", res.Body)
+	}
+	if !strings.Contains(res.Body, `portal_http_request_duration_seconds_bucket{method="GET",route="/login"`) {
+		t.Error("no latency histogram by route")
+	}
+}
+
+func TestReadyzFailsWhenMigrationsArePending(t *testing.T) {
+	env := apptest.New(t)
+	if _, err := env.DB.SQL.Exec("DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version)"); err != nil {
+		t.Fatal(err)
+	}
+	if res := env.Client(t).Get("/readyz"); res.Status != http.StatusServiceUnavailable {
+		t.Fatalf("readyz with a pending migration: %d", res.Status)
+	}
+}
+
+func TestSecurityHeadersOnPages(t *testing.T) {
+	env := apptest.New(t)
+	res := env.Client(t).Get("/login")
+	h := res.Header
+	csp := h.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("CSP allows unsafe sources: %s", csp)
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") == "" || h.Get("X-Request-Id") == "" {
+		t.Errorf("headers: %v", h)
+	}
+	cookie := h.Get("Set-Cookie")
+	if !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") || strings.Contains(cookie, "Secure") {
+		t.Errorf("session cookie over plain http: %s", cookie)
+	}
+}
+
+func TestSecureCookieBehindTrustedTLSProxy(t *testing.T) {
+	env := apptest.New(t, apptest.WithEnv("PORTAL_TRUST_PROXY", "true"))
+	res := env.Client(t).Do(http.MethodGet, "/login", nil, http.Header{"X-Forwarded-Proto": {"https"}})
+	if !strings.Contains(res.Header.Get("Set-Cookie"), "Secure") {
+		t.Fatalf("cookie not Secure behind a TLS proxy: %s", res.Header.Get("Set-Cookie"))
+	}
+	untrusted := apptest.New(t)
+	res = untrusted.Client(t).Do(http.MethodGet, "/login", nil, http.Header{"X-Forwarded-Proto": {"https"}})
+	if strings.Contains(res.Header.Get("Set-Cookie"), "Secure") {
+		t.Fatal("an untrusted X-Forwarded-Proto header set Secure")
+	}
+}
+
+func TestFingerprintedAssetsAreCachedForAYear(t *testing.T) {
+	env := apptest.New(t)
+	c := env.Client(t)
+	page := c.Get("/login").Body
+	i := strings.Index(page, "/assets/css/app.css?v=")
+	if i < 0 {
+		t.Fatal("layout does not link the fingerprinted stylesheet")
+	}
+	url := page[i : i+strings.Index(page[i:], `"`)]
+	res := c.Get(url)
+	if res.Status != http.StatusOK || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/css") {
+		t.Fatalf("asset %s: %d %v", url, res.Status, res.Header)
+	}
+	if res := c.Get("/assets/../go.mod"); res.Status != http.StatusNotFound {
+		t.Fatalf("path escape: %d", res.Status)
+	}
+}
+
+func TestNavigationDependsOnRole(t *testing.T) {
+	env := apptest.New(t)
+	_, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
+	_, repPW := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	admin := env.Client(t)
+	admin.Login("admin@example.com", adminPW)
+	if body := admin.Get("/").Body; !strings.Contains(body, `href="/admin/users"`) {
+		t.Error("admin nav lacks Users")
+	}
+	rep := env.Client(t)
+	rep.Login("rep@example.com", repPW)
+	if body := rep.Get("/").Body; strings.Contains(body, `href="/admin/users"`) {
+		t.Error("rep nav shows admin links")
+	}
+}
+
+func TestAnonymousVisitorIsSentToLogin(t *testing.T) {
+	env := apptest.New(t)
+	res := env.Client(t).Get("/")
+	if res.Status != http.StatusSeeOther || res.Location != "/login?next=/" {
+		t.Fatalf("%d %s", res.Status, res.Location)
+	}
+	res = env.Client(t).Do(http.MethodGet, "/", nil, http.Header{"Hx-Request": {"true"}})
+	if res.Status != http.StatusUnauthorized || res.Header.Get("HX-Redirect") != "/login" {
+		t.Fatalf("htmx: %d %v", res.Status, res.Header)
+	}
+}
