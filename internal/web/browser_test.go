@@ -45,7 +45,8 @@ func TestBrowserLoginShowsDashboard(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("password"), pw),
 		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.CSS("main h1")),
+		// The user menu exists only for a signed-in user, so this cannot match the sign-in page.
+		chromedp.WaitVisible(chromedp.CSS("header details.dropdown summary")),
 	)
 	if err != nil {
 		t.Fatalf("sign in: %v", err)
