@@ -1,0 +1,156 @@
+package pricing
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/payportal/portal/internal/models"
+)
+
+// Limits of the free-text fields, generous for their purpose but short enough
+// to stay readable where reps see them.
+const (
+	maxNameLength        = 100
+	maxDescriptionLength = 2000
+	maxFeeSummaryLength  = 300
+)
+
+// codePattern is the shape of an upstream pricing code. The database checks the
+// same rule (pricing_models_upstream_code_format).
+var codePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{2,64}$`)
+
+// Field names, shared by the form, the validation messages and the audit trail.
+const (
+	FieldName              = "name"
+	FieldDescription       = "description"
+	FieldUpstreamCode      = "upstream_code"
+	FieldDevicePurchased   = "device_purchased"
+	FieldFeeSummary        = "fee_summary"
+	FieldRequiredDocuments = "required_documents"
+	FieldActive            = "active"
+)
+
+// fieldLabels name the fields in the history shown to admins.
+var fieldLabels = map[string]string{
+	FieldName:              "name",
+	FieldDescription:       "description",
+	FieldUpstreamCode:      "upstream pricing code",
+	FieldDevicePurchased:   "device purchased",
+	FieldFeeSummary:        "fee summary",
+	FieldRequiredDocuments: "required documents",
+	FieldActive:            "offered to reps",
+}
+
+// FieldErrors maps field names to messages shown beside the fields.
+type FieldErrors map[string]string
+
+// ValidationError carries the messages of a rejected pricing model, by field.
+type ValidationError struct{ Fields FieldErrors }
+
+func (e *ValidationError) Error() string { return "invalid pricing model" }
+
+// Input is what an admin supplies to create or change a pricing model.
+type Input struct {
+	Name                  string
+	Description           string
+	UpstreamCode          string
+	DevicePurchased       bool
+	FeeSummary            string
+	RequiredDocumentTypes []string
+	Active                bool
+}
+
+// normalized trims the text and puts the document types in the order pages
+// show them, without repeats, so that equal choices compare equal.
+func (in Input) normalized() Input {
+	in.Name = strings.TrimSpace(in.Name)
+	in.Description = strings.TrimSpace(in.Description)
+	in.UpstreamCode = strings.TrimSpace(in.UpstreamCode)
+	in.FeeSummary = strings.TrimSpace(in.FeeSummary)
+	docs := []string{}
+	for _, d := range DocumentTypes {
+		if slices.Contains(in.RequiredDocumentTypes, d.Code) {
+			docs = append(docs, d.Code)
+		}
+	}
+	for _, code := range in.RequiredDocumentTypes {
+		if !IsDocumentType(code) && !slices.Contains(docs, code) {
+			docs = append(docs, code) // kept so that Validate reports it
+		}
+	}
+	in.RequiredDocumentTypes = docs
+	return in
+}
+
+// Validate checks a normalized input and returns the problems by field.
+func (in Input) Validate() FieldErrors {
+	errs := FieldErrors{}
+	switch {
+	case in.Name == "":
+		errs[FieldName] = "Enter a name that reps will recognise."
+	case utf8.RuneCountInString(in.Name) > maxNameLength:
+		errs[FieldName] = "Keep the name to 100 characters or fewer."
+	}
+	if utf8.RuneCountInString(in.Description) > maxDescriptionLength {
+		errs[FieldDescription] = "Keep the description to 2,000 characters or fewer."
+	}
+	switch {
+	case in.UpstreamCode == "":
+		errs[FieldUpstreamCode] = "Enter the pricing code the upstream issued for this model."
+	case !codePattern.MatchString(in.UpstreamCode):
+		errs[FieldUpstreamCode] = "Use 2 to 64 letters, digits, dashes (-), underscores (_) or dots (.), exactly as the upstream issued it."
+	}
+	switch {
+	case in.FeeSummary == "":
+		errs[FieldFeeSummary] = "Enter a short fee summary for reps, for example \"2.9% + $0.30 per transaction\"."
+	case utf8.RuneCountInString(in.FeeSummary) > maxFeeSummaryLength:
+		errs[FieldFeeSummary] = "Keep the fee summary to 300 characters or fewer; put details in the description."
+	}
+	for _, code := range in.RequiredDocumentTypes {
+		if !IsDocumentType(code) {
+			errs[FieldRequiredDocuments] = "Choose document types from the list."
+			break
+		}
+	}
+	return errs
+}
+
+// apply copies the input onto a model.
+func (in Input) apply(m *models.PricingModel) {
+	m.Name = in.Name
+	m.Description = in.Description
+	m.UpstreamCode = in.UpstreamCode
+	m.DevicePurchased = in.DevicePurchased
+	m.FeeSummary = in.FeeSummary
+	m.RequiredDocumentTypes = slices.Clone(in.RequiredDocumentTypes)
+	m.Active = in.Active
+}
+
+// changedFields names the fields in which the input differs from the model.
+func (in Input) changedFields(m *models.PricingModel) []string {
+	var changed []string
+	add := func(field string, differs bool) {
+		if differs {
+			changed = append(changed, field)
+		}
+	}
+	add(FieldName, in.Name != m.Name)
+	add(FieldDescription, in.Description != m.Description)
+	add(FieldUpstreamCode, in.UpstreamCode != m.UpstreamCode)
+	add(FieldDevicePurchased, in.DevicePurchased != m.DevicePurchased)
+	add(FieldFeeSummary, in.FeeSummary != m.FeeSummary)
+	add(FieldRequiredDocuments, !slices.Equal(in.RequiredDocumentTypes, []string(m.RequiredDocumentTypes)))
+	add(FieldActive, in.Active != m.Active)
+	return changed
+}
+
+// inputFromModel returns the input that would recreate m, to fill an edit form.
+func inputFromModel(m *models.PricingModel) Input {
+	return Input{
+		Name: m.Name, Description: m.Description, UpstreamCode: m.UpstreamCode,
+		DevicePurchased: m.DevicePurchased, FeeSummary: m.FeeSummary,
+		RequiredDocumentTypes: slices.Clone(m.RequiredDocumentTypes), Active: m.Active,
+	}
+}
