@@ -3,8 +3,31 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+
+	"github.com/payportal/portal/internal/app"
+	"github.com/payportal/portal/internal/config"
 )
 
+// sandbox runs the sandbox upstream on its own, for rehearsals by resellers and
+// for pointing another portal at it. It needs no database.
 func (e env) sandbox(ctx context.Context) error {
-	return errors.New("the standalone sandbox is not wired yet")
+	cfg, err := config.LoadSandbox(e.lookup)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Tokens) == 0 && len(cfg.APIKeys) == 0 {
+		return errors.New("set PORTAL_SANDBOX_TOKENS or PORTAL_SANDBOX_API_KEYS so that clients can authenticate")
+	}
+	log := app.NewLogger(e.stderr, "development", "info")
+	rs, err := app.StartSandbox(cfg.ListenAddr, app.SandboxOptions(*cfg, log))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Sandbox upstream listening on %s (API base %s/v2)\n", rs.URL, rs.URL)
+	if cfg.AdminToken != "" {
+		fmt.Fprintf(e.stdout, "Admin controls: %s/_sandbox/admin\n", rs.URL)
+	}
+	<-ctx.Done()
+	return rs.Close(context.WithoutCancel(ctx))
 }

@@ -34,10 +34,30 @@ type Config struct {
 
 	ResellerName string
 
+	// SeedExamples adds example pricing models at start when there are none at
+	// all, so that a fresh portal is usable at once (make run sets it).
+	SeedExamples bool
+
 	Upstream UpstreamConfig
 	Sandbox  SandboxConfig
 	Storage  StorageConfig
 	SMTP     SMTPConfig
+	Workers  WorkerConfig
+}
+
+// WorkerConfig configures the background job workers (River) of this instance.
+type WorkerConfig struct {
+	// Run makes this instance work jobs; a web-only instance still enqueues them.
+	Run bool
+	// Concurrency bounds the jobs this instance works at once.
+	Concurrency int
+	// JobTimeout cancels a job that runs longer, unless its worker says otherwise.
+	JobTimeout time.Duration
+	// RescueAfter is when a job still marked running (its worker died) is retried.
+	RescueAfter time.Duration
+	// ShutdownTimeout is how long a stopping instance lets running jobs finish
+	// before cancelling them.
+	ShutdownTimeout time.Duration
 }
 
 // UpstreamConfig says how to reach the upstream account application API.
@@ -54,11 +74,24 @@ type UpstreamConfig struct {
 }
 
 // SandboxConfig configures the sandbox upstream, in-process or standalone.
+// In-process, the portal generates the API token and the webhook token itself.
 type SandboxConfig struct {
-	ListenAddr string
-	PublicURL  string
-	AdminToken string
-	DataDir    string
+	ListenAddr    string
+	PublicURL     string
+	AdminToken    string
+	DataDir       string
+	Tokens        []string
+	APIKeys       map[string]string
+	WebhookURL    string
+	WebhookToken  string
+	PricingCodes  []string
+	Latency       time.Duration
+	LatencyJitter time.Duration
+	ErrorRate     float64
+	DropRate      float64
+	URLLifetime   time.Duration
+	OmitURL       bool
+	ExpAtSeconds  bool
 }
 
 // StorageConfig says where uploaded documents are kept.
@@ -109,6 +142,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		AdminEmail:          r.str("PORTAL_ADMIN_EMAIL", ""),
 		AdminPassword:       r.secret("PORTAL_ADMIN_PASSWORD", ""),
 		ResellerName:        r.str("PORTAL_RESELLER_NAME", "Acme Payments"),
+		SeedExamples:        r.boolean("PORTAL_SEED_EXAMPLES", false),
 	}
 	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)
 	c.DatabaseURL = r.secret("PORTAL_DATABASE_URL", "")
@@ -150,12 +184,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 			r.fail("PORTAL_UPSTREAM_TOKEN", "or PORTAL_UPSTREAM_API_KEY with PORTAL_UPSTREAM_API_SECRET is required when PORTAL_UPSTREAM_MODE=remote")
 		}
 	}
-	c.Sandbox = SandboxConfig{
-		ListenAddr: r.str("PORTAL_SANDBOX_LISTEN_ADDR", "127.0.0.1:8081"),
-		PublicURL:  r.str("PORTAL_SANDBOX_PUBLIC_URL", ""),
-		AdminToken: r.secret("PORTAL_SANDBOX_ADMIN_TOKEN", ""),
-		DataDir:    r.str("PORTAL_SANDBOX_DATA_DIR", ".data/sandbox"),
-	}
+	c.Sandbox = readSandbox(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),
@@ -179,6 +208,19 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		From:      r.str("PORTAL_SMTP_FROM", "onboarding@example.com"),
 		TLSPolicy: r.oneOf("PORTAL_SMTP_TLS", "mandatory", "mandatory", "opportunistic", "none"),
 	}
+	c.Workers = WorkerConfig{
+		Run:             r.boolean("PORTAL_RUN_WORKERS", true),
+		Concurrency:     r.integer("PORTAL_WORKER_CONCURRENCY", 10, 1, 1000),
+		JobTimeout:      r.duration("PORTAL_JOB_TIMEOUT", 5*time.Minute),
+		RescueAfter:     r.duration("PORTAL_JOB_RESCUE_AFTER", 15*time.Minute),
+		ShutdownTimeout: r.duration("PORTAL_WORKER_SHUTDOWN_TIMEOUT", 25*time.Second),
+	}
+	if c.Workers.RescueAfter <= c.Workers.JobTimeout {
+		r.fail("PORTAL_JOB_RESCUE_AFTER", "must be longer than PORTAL_JOB_TIMEOUT, or running jobs would be retried while still running")
+	}
+	if c.Workers.Run && int32(c.Workers.Concurrency) >= c.DBMaxConns {
+		r.fail("PORTAL_WORKER_CONCURRENCY", "must be lower than PORTAL_DB_MAX_CONNS, so web requests still get database connections while every worker is busy")
+	}
 	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
 		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
 	}
@@ -193,4 +235,37 @@ type Error struct{ Problems []string }
 
 func (e *Error) Error() string {
 	return "invalid configuration:\n  " + strings.Join(e.Problems, "\n  ")
+}
+
+func readSandbox(r *reader) SandboxConfig {
+	return SandboxConfig{
+		ListenAddr: r.str("PORTAL_SANDBOX_LISTEN_ADDR", "127.0.0.1:8081"),
+		PublicURL:  r.str("PORTAL_SANDBOX_PUBLIC_URL", ""),
+		AdminToken: r.secret("PORTAL_SANDBOX_ADMIN_TOKEN", ""),
+		DataDir:    r.str("PORTAL_SANDBOX_DATA_DIR", ".data/sandbox"),
+
+		Tokens:        r.list(r.secret("PORTAL_SANDBOX_TOKENS", "")),
+		APIKeys:       r.pairs("PORTAL_SANDBOX_API_KEYS", r.secret("PORTAL_SANDBOX_API_KEYS", "")),
+		WebhookURL:    r.str("PORTAL_SANDBOX_WEBHOOK_URL", ""),
+		WebhookToken:  r.secret("PORTAL_SANDBOX_WEBHOOK_TOKEN", ""),
+		PricingCodes:  r.list(r.str("PORTAL_SANDBOX_PRICING_CODES", "")),
+		Latency:       r.durationOrZero("PORTAL_SANDBOX_LATENCY"),
+		LatencyJitter: r.durationOrZero("PORTAL_SANDBOX_LATENCY_JITTER"),
+		ErrorRate:     r.share("PORTAL_SANDBOX_ERROR_RATE"),
+		DropRate:      r.share("PORTAL_SANDBOX_DROP_RATE"),
+		URLLifetime:   r.durationOrZero("PORTAL_SANDBOX_URL_LIFETIME"),
+		OmitURL:       r.boolean("PORTAL_SANDBOX_OMIT_PRESIGNED_URL", false),
+		ExpAtSeconds:  r.boolean("PORTAL_SANDBOX_EXPAT_SECONDS", false),
+	}
+}
+
+// LoadSandbox reads only the sandbox's settings, for `portal sandbox`, which
+// needs no database.
+func LoadSandbox(lookup func(string) (string, bool)) (*SandboxConfig, error) {
+	r := &reader{lookup: lookup}
+	c := readSandbox(r)
+	if len(r.errs) > 0 {
+		return nil, &Error{Problems: r.errs}
+	}
+	return &c, nil
 }

@@ -117,3 +117,51 @@ func (r *reader) url(name, def string) *url.URL {
 	}
 	return u
 }
+
+// durationOrZero reads an optional duration where zero means "none".
+func (r *reader) durationOrZero(name string) time.Duration {
+	v, ok := r.raw(name)
+	if !ok || v == "" || v == "0" {
+		return 0
+	}
+	return r.duration(name, 0)
+}
+
+// share reads a fraction between 0 and 1.
+func (r *reader) share(name string) float64 {
+	v, ok := r.raw(name)
+	if !ok || v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || f > 1 {
+		r.fail(name, fmt.Sprintf("must be a share between 0 and 1 such as 0.2, not %q", v))
+		return 0
+	}
+	return f
+}
+
+// list splits a comma-separated value, dropping empty items.
+func (r *reader) list(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// pairs reads "key:value,key2:value2".
+func (r *reader) pairs(name, v string) map[string]string {
+	out := map[string]string{}
+	for _, item := range r.list(v) {
+		k, val, ok := strings.Cut(item, ":")
+		if !ok || k == "" || val == "" {
+			r.fail(name, "must be a list of key:secret pairs separated by commas")
+			return nil
+		}
+		out[strings.TrimSpace(k)] = strings.TrimSpace(val)
+	}
+	return out
+}

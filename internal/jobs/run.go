@@ -1,0 +1,112 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+)
+
+// hardStopWait bounds how long Stop waits for cancelled jobs to return once the
+// caller's own deadline has passed.
+const hardStopWait = 5 * time.Second
+
+// Start begins working jobs, when this instance runs workers; otherwise it does
+// nothing. Workers and periodic jobs registered later are refused.
+func (q *Queue) Start(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.started {
+		return errors.New("jobs: already started")
+	}
+	q.started = true
+	if !q.cfg.RunWorkers {
+		q.log.Info("job workers disabled on this instance (PORTAL_RUN_WORKERS=false)")
+		return nil
+	}
+	runner, err := river.NewClient(riverpgxv5.New(q.pool), q.riverConfig())
+	if err != nil {
+		return fmt.Errorf("jobs: %w", err)
+	}
+	// The workers outlive the context of whoever starts them: Stop ends them.
+	if err := runner.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("jobs: start: %w", err)
+	}
+	q.runner = runner
+	q.log.Info("job workers started", "concurrency", q.cfg.Concurrency)
+	return nil
+}
+
+func (q *Queue) riverConfig() *river.Config {
+	cfg := &river.Config{
+		Logger:               q.log,
+		Workers:              q.workers,
+		PeriodicJobs:         q.periodic,
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: q.cfg.Concurrency}},
+		JobTimeout:           q.cfg.JobTimeout,
+		RescueStuckJobsAfter: q.cfg.RescueAfter,
+		SoftStopTimeout:      q.cfg.ShutdownTimeout,
+		RetryPolicy:          retryPolicy{delay: q.cfg.RetryDelay},
+	}
+	if q.cfg.PollInterval > 0 {
+		cfg.FetchPollInterval = q.cfg.PollInterval
+		// River requires the cooldown between fetches to be no longer than the poll.
+		cfg.FetchCooldown = min(q.cfg.PollInterval, 100*time.Millisecond)
+	}
+	return cfg
+}
+
+// Stop lets running jobs finish, then stops. Jobs still running after the
+// configured ShutdownTimeout, or when ctx ends, are cancelled; River puts them
+// back for a later attempt. Stop is a no-op on a queue that never started.
+func (q *Queue) Stop(ctx context.Context) error {
+	q.mu.Lock()
+	runner := q.runner
+	q.runner = nil
+	q.mu.Unlock()
+	if runner == nil {
+		return nil
+	}
+	err := runner.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		// The caller will not wait any longer: cancel what still runs and give
+		// it a moment to record its state.
+		hardCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hardStopWait)
+		defer cancel()
+		err = runner.StopAndCancel(hardCtx)
+	}
+	if err != nil {
+		return fmt.Errorf("jobs: stop: %w", err)
+	}
+	q.log.Info("job workers stopped")
+	return nil
+}
+
+// StopAndCancel cancels running jobs at once and stops; tests use it to end
+// quickly.
+func (q *Queue) StopAndCancel(ctx context.Context) error {
+	q.mu.Lock()
+	runner := q.runner
+	q.runner = nil
+	q.mu.Unlock()
+	if runner == nil {
+		return nil
+	}
+	return runner.StopAndCancel(ctx)
+}
+
+// Subscribe reports what happens to the jobs this instance works (completed,
+// failed, cancelled, ...), for tests and monitoring. It needs running workers;
+// call the returned function to unsubscribe.
+func (q *Queue) Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func(), error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.runner == nil {
+		return nil, nil, errors.New("jobs: Subscribe needs started workers")
+	}
+	ch, cancel := q.runner.Subscribe(kinds...)
+	return ch, cancel, nil
+}

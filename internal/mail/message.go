@@ -1,0 +1,105 @@
+// Package mail sends the portal's e-mail through an outbox: a message is first
+// stored, in the transaction of whatever decided to send it, together with a
+// River job that delivers it over SMTP with retries. Admins read the outbox at
+// /admin/outbox; without an SMTP server messages stay there, marked held.
+package mail
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Kind says what a message is for.
+type Kind string
+
+// The kinds of message the portal sends.
+const (
+	// KindHandoff carries the hand-off link to the merchant's contact.
+	KindHandoff Kind = "handoff"
+)
+
+// Label is the kind in words, for the outbox page.
+func (k Kind) Label() string {
+	switch k {
+	case KindHandoff:
+		return "Hand-off link"
+	}
+	return string(k)
+}
+
+// Status is where a message stands in delivery.
+type Status string
+
+// Delivery states.
+const (
+	// StatusPending waits for its first or next delivery attempt.
+	StatusPending Status = "pending"
+	// StatusSent was accepted by the SMTP server.
+	StatusSent Status = "sent"
+	// StatusFailed was refused for good, or every attempt failed.
+	StatusFailed Status = "failed"
+	// StatusHeld stays in the outbox because no SMTP server is configured.
+	StatusHeld Status = "held"
+)
+
+// Label is the status in words for people.
+func (s Status) Label() string {
+	switch s {
+	case StatusPending:
+		return "Queued"
+	case StatusSent:
+		return "Sent"
+	case StatusFailed:
+		return "Failed"
+	case StatusHeld:
+		return "Not delivered — no SMTP server configured"
+	}
+	return string(s)
+}
+
+// Content is what a message says: its subject and its plain-text and HTML parts.
+type Content struct {
+	Subject string
+	Text    string
+	HTML    string
+}
+
+// Message is one e-mail in the outbox.
+type Message struct {
+	ID uuid.UUID
+	// ApplicationID links the message to the application it is about, if any.
+	ApplicationID *uuid.UUID
+	Kind          Kind
+	To            string // bare address
+	ToName        string
+	// ReplyTo is where the recipient's answer goes, e.g. the rep's address.
+	ReplyTo string
+	Content
+	Status    Status
+	Attempts  int
+	LastError string
+	// ResentFrom is the message this one copies, when someone sent it again.
+	ResentFrom    *uuid.UUID
+	CreatedBy     *uuid.UUID
+	CreatedAt     time.Time
+	SentAt        *time.Time
+	NextAttemptAt *time.Time
+}
+
+// StatusText describes the delivery state in one line, with the attempts made
+// so far while it is still being retried.
+func (m Message) StatusText() string {
+	if m.Status == StatusPending && m.Attempts > 0 {
+		return fmt.Sprintf("Retrying (%d failed %s)", m.Attempts, plural(m.Attempts, "attempt", "attempts"))
+	}
+	return m.Status.Label()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
