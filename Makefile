@@ -50,6 +50,7 @@ run: build .data/encryption.key
 		export DATABASE_URL; \
 	fi; \
 	export PORTAL_ENCRYPTION_KEYS_FILE=$${PORTAL_ENCRYPTION_KEYS_FILE:-.data/encryption.key}; \
+	export PORTAL_SEED_EXAMPLES=$${PORTAL_SEED_EXAMPLES:-true}; \
 	echo "Sign in at http://127.0.0.1:8080 with the admin e-mail and password printed below"; \
 	echo "(printed once, at first start; set PORTAL_ADMIN_EMAIL / PORTAL_ADMIN_PASSWORD to choose them)."; \
 	exec bin/portal serve

@@ -14,9 +14,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/payportal/portal/assets"
+	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/fieldcrypt"
+	"github.com/payportal/portal/internal/jobs"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/uploads"
+	"github.com/payportal/portal/internal/upstream"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
 	"github.com/payportal/portal/views"
@@ -28,6 +35,15 @@ type Options struct {
 	Now func() time.Time
 	// Throttle overrides the sign-in throttling limits.
 	Throttle *auth.ThrottleLimits
+	// JobPollInterval and JobRetryDelay make background jobs react and retry
+	// quickly in tests; zero values keep the production behaviour.
+	JobPollInterval time.Duration
+	JobRetryDelay   func(attempt int) time.Duration
+	// Upstream replaces the client built from cfg.Upstream.
+	Upstream *upstream.Client
+	// PushRetryDelay shortens the wait between a document's upload attempts
+	// during a push (tests); zero keeps the uploads proxy's default.
+	PushRetryDelay time.Duration
 }
 
 // App is the assembled portal.
@@ -37,7 +53,22 @@ type App struct {
 	Log      *slog.Logger
 	Sessions *scs.SessionManager
 	Auth     *auth.Service
-	Handler  *echo.Echo
+	Jobs     *jobs.Queue // background jobs; the caller starts and stops the workers
+	Outbox   *mail.Outbox
+	// Upstream is the client of the upstream account application API.
+	Upstream *upstream.Client
+	Pricing  *pricing.Service
+	// Documents attaches and serves supporting documents; its Store and
+	// DocumentStorage feed the upstream proxy (uploads.NewProxy).
+	Documents       *uploads.Service
+	DocumentStorage uploads.Storage
+	// Applications holds the sales reps' drafts; Sealer encrypts and decrypts
+	// their personal data (the submission decrypts drafts with it).
+	Applications *applications.Service
+	Sealer       *applications.Sealer
+	// Submissions submits applications and follows their push upstream.
+	Submissions *applications.Submissions
+	Handler     *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -64,16 +95,74 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
 	authService := auth.NewService(db.Gorm, limits, now, log)
-	handler := web.New(web.Deps{
-		Config:      cfg,
-		DB:          db,
-		Log:         log,
-		Sessions:    sessions,
-		Views:       views,
-		Static:      static,
-		Registry:    registry,
-		AuthService: authService,
-		Auth:        auth.NewHandlers(authService, sessions, views),
+	upstreamClient := opts.Upstream
+	if upstreamClient == nil && cfg.Upstream.BaseURL != "" {
+		if upstreamClient, err = NewUpstreamClient(cfg.Upstream, log, now); err != nil {
+			return nil, err
+		}
+	}
+	pricingService := pricing.NewService(db.Gorm, now, log)
+	docStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	if err != nil {
+		return nil, err
+	}
+	documents := uploads.NewService(db.Gorm, docStorage, docLimits, now, log)
+	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
+	if err != nil {
+		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
+	}
+	sealer := applications.NewSealer(ring)
+
+	// Background jobs: every worker is registered here, before the caller
+	// starts the queue.
+	jobsCfg := jobs.ConfigFrom(cfg.Workers)
+	jobsCfg.PollInterval, jobsCfg.RetryDelay = opts.JobPollInterval, opts.JobRetryDelay
+	queue, err := jobs.New(db.Pool, jobsCfg, log)
+	if err != nil {
+		return nil, err
+	}
+	sender, err := mail.NewSender(cfg.SMTP, cfg.ResellerName)
+	if err != nil {
+		return nil, err
+	}
+	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
+	submissionViews := applications.NewSubmissionViews(db.Gorm, outbox, cfg.PublicURL)
+	applicationService := applications.NewService(db.Gorm, sealer, applications.Options{
+		Pricing: pricingService, DocumentTitles: documentTitles(), Submissions: submissionViews, Now: now, Log: log,
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Handler: handler}, nil
+	// Submitting and the push upstream: the push worker and its reconciler.
+	submissions := wireSubmissions(submissionParts{
+		Gorm: db.Gorm, Pool: db.Pool, Queue: queue, Drafts: applicationService, Views: submissionViews,
+		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Upstream: upstreamClient,
+		Documents: documents, Storage: docStorage, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName,
+		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
+	})
+	handler := web.New(web.Deps{
+		Config:       cfg,
+		DB:           db,
+		Log:          log,
+		Sessions:     sessions,
+		Views:        views,
+		Static:       static,
+		Registry:     registry,
+		AuthService:  authService,
+		Auth:         auth.NewHandlers(authService, sessions, views),
+		Pricing:      pricing.NewHandlers(pricingService, views),
+		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
+		Webhook:      applications.NewWebhookHandler(applications.NewUpstreamStatusRecorder(db.Pool, now), cfg.Upstream.WebhookToken, log),
+		Tracking:     applications.NewOpenTracker(db.Pool, now, log),
+		Documents:    uploads.NewHandlers(documents, views, log),
+		Applications: applications.NewHandlers(applicationService, views),
+		Submissions:  applications.NewSubmissionHandlers(submissions, views),
+	})
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: documents, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Applications: applicationService, Sealer: sealer, Submissions: submissions, Handler: handler}, nil
+}
+
+// documentTitles names the document types for the readiness checklist.
+func documentTitles() map[string]string {
+	titles := make(map[string]string, len(pricing.DocumentTypes))
+	for _, dt := range pricing.DocumentTypes {
+		titles[dt.Code] = dt.Label
+	}
+	return titles
 }

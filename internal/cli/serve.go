@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/app"
+	"github.com/payportal/portal/internal/pricing"
 )
 
 func (e env) serve(ctx context.Context) error {
@@ -22,6 +23,16 @@ func (e env) serve(ctx context.Context) error {
 	if err := db.MigrateUp(ctx, log); err != nil {
 		return err
 	}
+	// The embedded default: the sandbox upstream in this process, on its own port.
+	if cfg.Upstream.Mode == "sandbox" {
+		sb, err := app.StartEmbeddedSandbox(cfg, log)
+		if err != nil {
+			return err
+		}
+		defer sb.Close(context.WithoutCancel(ctx))
+		fmt.Fprintf(e.stdout, "Sandbox upstream on %s (admin: %s/_sandbox/admin, user admin, password %s)\n",
+			sb.URL, sb.URL, cfg.Sandbox.AdminToken)
+	}
 	a, err := app.Build(ctx, cfg, db, log, app.Options{})
 	if err != nil {
 		return err
@@ -32,6 +43,16 @@ func (e env) serve(ctx context.Context) error {
 	}
 	if created {
 		e.printAdmin(cfg.AdminEmail, password)
+	}
+	if cfg.SeedExamples {
+		// Only ever fills an empty table, so it is safe on every start.
+		n, err := pricing.SeedExamples(ctx, db.Gorm)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			log.Info("example pricing models added", "count", n)
+		}
 	}
 
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
@@ -45,24 +66,35 @@ func (e env) serve(ctx context.Context) error {
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
+	// Background jobs run beside the web server (unless PORTAL_RUN_WORKERS=false).
+	if err := a.Jobs.Start(ctx); err != nil {
+		_ = ln.Close()
+		return err
+	}
 	fmt.Fprintf(e.stdout, "Portal listening on %s\n", cfg.PublicURL)
 	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	var serveErr error
 	select {
-	case err := <-errc:
-		return err
+	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
-	// Finish in-flight requests, then stop.
+	// Finish in-flight requests and running jobs, together, then stop. Jobs
+	// still running after PORTAL_WORKER_SHUTDOWN_TIMEOUT are cancelled and
+	// retried later, by this or another instance.
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	jobsDone := make(chan error, 1)
+	go func() { jobsDone <- a.Jobs.Stop(shutdownCtx) }()
+	if serveErr == nil {
+		if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			serveErr = err
+		}
 	}
-	return nil
+	return errors.Join(serveErr, <-jobsDone)
 }
 
 func (e env) printAdmin(email, password string) {

@@ -36,17 +36,28 @@ type Application struct {
 	SubmittedAt           *time.Time
 	SubmittedBy           *uuid.UUID `gorm:"type:uuid"`
 	UpstreamApplicationID *string
-	HandoffLink           *string
-	LinkedAt              *time.Time
-	UpstreamStatus        *string
-	UpstreamStatusAt      *time.Time
-	LastError             *string
-	OpenedAt              *time.Time
-	OpenToken             *string
-	CreatedAt             time.Time
-	UpdatedAt             time.Time
-	DeletedAt             *time.Time
-	DeletedBy             *uuid.UUID `gorm:"type:uuid"`
+	// UpstreamStartedAt, DataSentAt and DocumentsSentAt record the steps of the
+	// push upstream as each one succeeds, so a retry resumes after the last.
+	UpstreamStartedAt *time.Time
+	DataSentAt        *time.Time
+	DocumentsSentAt   *time.Time
+	// SubmissionCount numbers the submissions; the push job of each carries it.
+	SubmissionCount int
+	// PushAttempts counts the push's runs since the last submission.
+	PushAttempts     int
+	PushStartedAt    *time.Time
+	PushFinishedAt   *time.Time
+	HandoffLink      *string
+	LinkedAt         *time.Time
+	UpstreamStatus   *string
+	UpstreamStatusAt *time.Time
+	LastError        *string
+	OpenedAt         *time.Time
+	OpenToken        *string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	DeletedAt        *time.Time
+	DeletedBy        *uuid.UUID `gorm:"type:uuid"`
 }
 
 // Locked reports whether the hand-off link exists, after which only the merchant

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -17,6 +15,10 @@ func routes(e *echo.Echo, d Deps) {
 	e.GET("/readyz", readyz(d.DB))
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
 	e.GET("/assets/*", d.Static.Serve)
+	// The upstream's status webhooks: checked by the token in the body.
+	e.POST("/webhooks/upstream", d.Webhook.Receive)
+	// The merchant's e-mailed link: no sign-in, the unguessable token is the key.
+	e.GET("/l/:token", d.Tracking.Follow)
 
 	// Pages: sessions, the signed-in user and CSRF on every unsafe request.
 	site := e.Group("", sessionStack(d)...)
@@ -26,9 +28,37 @@ func routes(e *echo.Echo, d Deps) {
 
 	// Any signed-in user.
 	signedIn := site.Group("", auth.RequireUser)
-	signedIn.GET("/", home(d))
+	signedIn.GET("/", d.Applications.List)
 	signedIn.GET("/account/password", d.Auth.ShowChangePassword)
 	signedIn.POST("/account/password", d.Auth.ChangePassword)
+
+	// Applications: every handler loads the application through LoadVisible or
+	// LoadEditable, so another rep's application is 404 on every route. Reveal,
+	// reassign and restore are admin actions; their role check comes after that
+	// visibility check, for the same reason.
+	signedIn.POST("/applications", d.Applications.Create)
+	signedIn.GET("/applications/:id", d.Applications.Show)
+	signedIn.POST("/applications/:id/sections/:section", d.Applications.SaveSection)
+	signedIn.GET("/applications/:id/checklist", d.Applications.Checklist)
+	signedIn.GET("/applications/:id/history", d.Applications.History)
+	signedIn.POST("/applications/:id/delete", d.Applications.Delete)
+	signedIn.POST("/applications/:id/reveal", d.Applications.Reveal)     // admins
+	signedIn.POST("/applications/:id/reassign", d.Applications.Reassign) // admins
+	signedIn.POST("/applications/:id/restore", d.Applications.Restore)   // admins
+	// Submission: the push upstream, its live progress, the merchant's e-mail again.
+	signedIn.POST("/applications/:id/submit", d.Submissions.Submit)
+	signedIn.GET("/applications/:id/progress", d.Submissions.Progress)
+	signedIn.POST("/applications/:id/handoff/resend", d.Submissions.ResendHandoff)
+
+	// An application's documents: every handler checks the application is
+	// the user's (admins: any) and, for changes, still editable.
+	signedIn.GET("/applications/:id/documents", d.Documents.Section)
+	signedIn.GET("/applications/:id/documents/list", d.Documents.List)
+	signedIn.POST("/applications/:id/documents", d.Documents.Upload)
+	signedIn.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	signedIn.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
+	signedIn.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
+	signedIn.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
 
 	// Admins only.
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))
@@ -37,14 +67,19 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/users/:id/deactivate", d.Auth.DeactivateUser)
 	admin.POST("/users/:id/reactivate", d.Auth.ReactivateUser)
 	admin.POST("/users/:id/reset-password", d.Auth.ResetUserPassword)
+	admin.GET("/pricing", d.Pricing.List)
+	admin.GET("/pricing/new", d.Pricing.New)
+	admin.POST("/pricing", d.Pricing.Create)
+	admin.GET("/pricing/:id", d.Pricing.Edit)
+	admin.POST("/pricing/:id", d.Pricing.Update)
+	admin.POST("/pricing/:id/archive", d.Pricing.Archive)
+	admin.POST("/pricing/:id/restore", d.Pricing.Restore)
+	admin.GET("/pricing/:id/delete", d.Pricing.ConfirmDelete)
+	admin.POST("/pricing/:id/delete", d.Pricing.Delete)
+	admin.GET("/outbox", d.Outbox.List)
+	admin.GET("/outbox/:id", d.Outbox.Show)
+	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
 	site.RouteNotFound("/*", notFound)
-}
-
-// home is the dashboard until the applications list takes its place.
-func home(d Deps) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		return d.Views.Page(c, http.StatusOK, "dashboard/index", "Dashboard", nil)
-	}
 }

@@ -11,9 +11,13 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/uploads"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -29,6 +33,14 @@ type Deps struct {
 
 	AuthService *auth.Service
 	Auth        *auth.Handlers
+	Pricing     *pricing.Handlers
+	Outbox      *mail.Handlers
+	Webhook     *applications.WebhookHandler
+	Tracking    *applications.OpenTracker
+	Documents   *uploads.Handlers
+	// Applications serves the dashboard and the application workspace.
+	Applications *applications.Handlers
+	Submissions  *applications.SubmissionHandlers
 }
 
 // New returns the portal's HTTP handler.

@@ -29,14 +29,19 @@ type Env struct {
 	DBURL  string
 	Clock  *Clock
 	Config *config.Config
+	// Sandbox is the sandbox upstream the portal talks to, with WithSandbox.
+	Sandbox *app.RunningSandbox
 }
 
 // Option adjusts the environment before the portal is built.
 type Option func(*settings)
 
 type settings struct {
-	vars     map[string]string
-	throttle *auth.ThrottleLimits
+	vars          map[string]string
+	throttle      *auth.ThrottleLimits
+	noWorkers     bool
+	jobRetryDelay func(attempt int) time.Duration
+	sandbox       *sandboxSettings
 }
 
 // WithEnv sets a PORTAL_* variable for the portal under test.
@@ -44,6 +49,17 @@ func WithEnv(name, value string) Option { return func(s *settings) { s.vars[name
 
 // WithThrottle overrides the sign-in throttling limits.
 func WithThrottle(l auth.ThrottleLimits) Option { return func(s *settings) { s.throttle = &l } }
+
+// WithoutWorkers builds the portal without starting its background job
+// workers, for tests that check what was enqueued or start them later with
+// env.App.Jobs.Start.
+func WithoutWorkers() Option { return func(s *settings) { s.noWorkers = true } }
+
+// WithJobRetryDelay replaces the wait before a failed job's next attempt
+// (50 ms by default in tests, so retries need no waiting).
+func WithJobRetryDelay(delay func(attempt int) time.Duration) Option {
+	return func(s *settings) { s.jobRetryDelay = delay }
+}
 
 // New starts the portal on a fresh database and stops it when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
@@ -58,18 +74,45 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, o := range opts {
 		o(s)
 	}
+	// The listener comes first, so the portal knows its own address (links in
+	// e-mails, the sandbox's webhooks) before it is built.
+	srv := httptest.NewUnstartedServer(nil)
+	publicURL := "http://" + srv.Listener.Addr().String()
+	if _, set := s.vars["PORTAL_PUBLIC_URL"]; !set {
+		s.vars["PORTAL_PUBLIC_URL"] = publicURL
+	}
+	sb, upstreamClient := s.startSandbox(t, publicURL)
 	cfg, err := config.Load(func(k string) (string, bool) { v, ok := s.vars[k]; return v, ok })
 	if err != nil {
 		t.Fatalf("test config: %v", err)
 	}
 	clock := NewClock(time.Now())
-	a, err := app.Build(context.Background(), cfg, db, slog.New(slog.DiscardHandler), app.Options{Now: clock.Now, Throttle: s.throttle})
+	if s.jobRetryDelay == nil {
+		s.jobRetryDelay = func(int) time.Duration { return 50 * time.Millisecond }
+	}
+	a, err := app.Build(context.Background(), cfg, db, slog.New(slog.DiscardHandler), app.Options{
+		Now: clock.Now, Throttle: s.throttle,
+		JobPollInterval: 50 * time.Millisecond, JobRetryDelay: s.jobRetryDelay,
+		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
+	})
 	if err != nil {
 		t.Fatalf("build portal: %v", err)
 	}
-	srv := httptest.NewServer(a.Handler)
+	if !s.noWorkers {
+		if err := a.Jobs.Start(context.Background()); err != nil {
+			t.Fatalf("start job workers: %v", err)
+		}
+		// Runs before the database closes (cleanups run last-registered first).
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = a.Jobs.StopAndCancel(ctx)
+		})
+	}
+	srv.Config.Handler = a.Handler
+	srv.Start()
 	t.Cleanup(srv.Close)
-	return &Env{URL: srv.URL, App: a, DB: db, DBURL: dbURL, Clock: clock, Config: cfg}
+	return &Env{URL: srv.URL, App: a, DB: db, DBURL: dbURL, Clock: clock, Config: cfg, Sandbox: sb}
 }
 
 // CreateUser adds an active user with a known password and returns both.

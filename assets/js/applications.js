@@ -1,0 +1,143 @@
+// The application workspace: what htmx attributes cannot say about autosave. No inline
+// scripts anywhere: the Content-Security-Policy forbids them.
+(function () {
+  "use strict";
+
+  // The form values sent by each autosave request, so that what the rep types while the
+  // request is on its way can be put back after the section is swapped; and, per response,
+  // those edits and whether the focus was inside the swapped section.
+  var sent = new WeakMap();
+  var pending = new WeakMap();
+
+  // autosaveForm returns the section form a request belongs to: the form itself, or the form
+  // of a button (the reveal buttons belong to another form, on purpose).
+  function autosaveForm(elt) {
+    if (!elt) return null;
+    var form = elt.tagName === "FORM" ? elt : elt.form;
+    return form && form.hasAttribute("data-autosave") ? form : null;
+  }
+
+  // eltOf returns the element that issued an htmx request, for any of htmx's events.
+  function eltOf(event) {
+    var d = event.detail || {};
+    return d.elt || (d.requestConfig && d.requestConfig.elt) || event.target;
+  }
+
+  function snapshot(form) {
+    var values = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.id || el.type === "hidden" || el.type === "submit" || el.type === "button") return;
+      values[el.id] = el.type === "checkbox" || el.type === "radio" ? el.checked : el.value;
+    });
+    return values;
+  }
+
+  function statusOf(form) {
+    return form ? form.querySelector("[data-save-status]") : null;
+  }
+
+  function showProblem(form, text) {
+    var status = statusOf(form);
+    if (!status) return;
+    status.textContent = text;
+    status.classList.add("save-failed");
+    status.setAttribute("role", "alert");
+  }
+
+  // A form swapped out while its request waited in the queue must not send its stale
+  // values and version: what it held is put back into the new form (below) and saved from
+  // there.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = autosaveForm(eltOf(event));
+    if (!form) return;
+    if (!document.body.contains(form)) {
+      event.preventDefault();
+      return;
+    }
+    sent.set(form, snapshot(form));
+    form.removeAttribute("data-dirty");
+  });
+
+  // 422 carries the section again with messages beside the fields: swap it like a 200.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr.status === 422) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+    var elt = eltOf(event);
+    var form = autosaveForm(elt);
+    if (!form || !event.detail.shouldSwap) return;
+    // Removing an owner renumbers the owners after it: edits keyed by the old positions
+    // would land on the wrong person, so that rare case keeps the server's version.
+    if (elt.value && elt.value.indexOf("remove:") === 0) return;
+    // Remember every field changed since the request left.
+    var before = sent.get(form) || {};
+    var now = snapshot(form);
+    var edits = {};
+    Object.keys(now).forEach(function (id) {
+      if (now[id] !== before[id]) edits[id] = now[id];
+    });
+    pending.set(xhr, { edits: edits, focused: event.detail.target.contains(document.activeElement), section: event.detail.target.id });
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var state = pending.get(event.detail.xhr);
+    if (!state || state.applied) return; // htmx fires afterSwap once per swapped element
+    state.applied = true;
+    var edits = state.edits;
+    var changed = null;
+    Object.keys(edits).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el) return;
+      if (el.type === "checkbox" || el.type === "radio") el.checked = edits[id];
+      else el.value = edits[id];
+      changed = el;
+    });
+    // Save what was put back, as if it had just been typed.
+    if (changed) changed.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // After a swap that removed the focused element (an owner removed), put the focus on the
+  // section's heading rather than losing it to the page.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var state = pending.get(event.detail.xhr);
+    if (!state || !state.focused) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var section = document.getElementById(state.section);
+    var heading = section && section.querySelector("h2[tabindex]");
+    if (heading) heading.focus();
+  });
+
+  // Conflicts (409), a lost connection or any other failure: say so beside the Save button;
+  // the typed values stay on the page.
+  document.addEventListener("htmx:responseError", function (event) {
+    var form = autosaveForm(eltOf(event));
+    if (form) form.setAttribute("data-dirty", "");
+    var text = (event.detail.xhr.responseText || "").trim();
+    showProblem(form, text && text.length < 600 ? text : "Not saved: the portal answered with an error. Your values are still here; try Save again.");
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = autosaveForm(eltOf(event));
+    if (form) form.setAttribute("data-dirty", "");
+    showProblem(form, "Not saved: the portal cannot be reached. Your values are still here; they will be saved with your next change, or press Save.");
+  });
+
+  // Typing that no autosave has sent yet: warn before leaving the page.
+  document.addEventListener("input", function (event) {
+    var form = autosaveForm(event.target);
+    if (form) form.setAttribute("data-dirty", "");
+  });
+  window.addEventListener("beforeunload", function (event) {
+    if (document.querySelector("form[data-autosave][data-dirty], .htmx-request[data-autosave]")) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+
+  // Forms that destroy something ask first.
+  document.addEventListener("submit", function (event) {
+    var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+})();

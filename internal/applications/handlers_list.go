@@ -1,0 +1,33 @@
+package applications
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/payportal/portal/internal/view"
+)
+
+// listTarget is the id of the element the dashboard's live filters swap.
+const listTarget = "application-list"
+
+// List renders the dashboard: the applications the user may see, searched, filtered, sorted
+// and paged. The filter form's htmx requests get only the list back.
+func (h *Handlers) List(c echo.Context) error {
+	ctx, u := c.Request().Context(), view.CurrentUser(c)
+	form, q := BindListForm(c.QueryParams())
+	page, err := h.service.List(ctx, u, q)
+	if err != nil {
+		return err
+	}
+	data := &ListView{Form: form, Page: page, IsAdmin: u.IsAdmin()}
+	if u.IsAdmin() {
+		if data.Users, err = h.service.store.Users(ctx); err != nil {
+			return err
+		}
+	}
+	if isHTMX(c) && c.Request().Header.Get("HX-Target") == listTarget && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
+		return h.views.Fragment(c, http.StatusOK, "dashboard/list", data)
+	}
+	return h.views.Page(c, http.StatusOK, "dashboard/index", "Applications", data)
+}

@@ -1,0 +1,72 @@
+package apptest
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/payportal/portal/internal/app"
+	"github.com/payportal/portal/internal/sandbox"
+	"github.com/payportal/portal/internal/upstream"
+)
+
+// sandboxSettings asks for a sandbox upstream; configure adjusts its options.
+type sandboxSettings struct {
+	configure func(*sandbox.Options)
+}
+
+// WithSandbox starts a sandbox upstream on its own port (so every call crosses
+// a real socket, as with the real upstream) and points the portal at it:
+// PORTAL_UPSTREAM_MODE=remote with a fresh token, and the sandbox's status
+// webhooks sent to the portal with a shared token. configure, when not nil,
+// adjusts the sandbox's options (faults, pricing codes, answer shapes). The
+// portal's upstream client retries quickly, so injected faults cost little
+// time. env.Sandbox.Server is the sandbox, for its test helpers.
+func WithSandbox(configure func(*sandbox.Options)) Option {
+	return func(s *settings) { s.sandbox = &sandboxSettings{configure: configure} }
+}
+
+// startSandbox starts the sandbox asked for, if any, and returns it with the
+// upstream client the portal should use.
+func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSandbox, *upstream.Client) {
+	t.Helper()
+	if s.sandbox == nil {
+		return nil, nil
+	}
+	token, webhookToken := randomKey(), randomKey()
+	opts := sandbox.Options{
+		Tokens:       []string{token},
+		WebhookURL:   portalURL + "/webhooks/upstream",
+		WebhookToken: webhookToken,
+		// Failed webhook deliveries (the portal stopping first) are not retried
+		// for long.
+		WebhookRetryDelays: []time.Duration{50 * time.Millisecond, 200 * time.Millisecond},
+		Logger:             slog.New(slog.DiscardHandler),
+	}
+	if s.sandbox.configure != nil {
+		s.sandbox.configure(&opts)
+	}
+	rs, err := app.StartSandbox("127.0.0.1:0", opts)
+	if err != nil {
+		t.Fatalf("start sandbox: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = rs.Close(ctx)
+	})
+	baseURL := rs.URL + "/v2"
+	s.vars["PORTAL_UPSTREAM_MODE"] = "remote"
+	s.vars["PORTAL_UPSTREAM_BASE_URL"] = baseURL
+	s.vars["PORTAL_UPSTREAM_TOKEN"] = token
+	s.vars["PORTAL_UPSTREAM_WEBHOOK_TOKEN"] = webhookToken
+	client, err := upstream.New(upstream.Config{
+		BaseURL: baseURL, Token: token, Timeout: 10 * time.Second,
+		RetryBaseDelay: 5 * time.Millisecond, RetryMaxDelay: 50 * time.Millisecond, MaxRetryAfter: 20 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatalf("upstream client: %v", err)
+	}
+	return rs, client
+}
