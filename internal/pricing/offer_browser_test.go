@@ -25,8 +25,8 @@ func TestBrowserPricingModelOfferedThenArchived(t *testing.T) {
 	defer cancelAdmin()
 	rep, cancelRep := context.WithTimeout(browser.New(t), 90*time.Second)
 	defer cancelRep()
-	signIn(t, admin, env.URL, "admin@example.com", adminPW)
-	signIn(t, rep, env.URL, "rep@example.com", repPW)
+	browser.SignIn(t, admin, env.URL, "admin@example.com", adminPW)
+	browser.SignIn(t, rep, env.URL, "rep@example.com", repPW)
 
 	err := chromedp.Do(admin,
 		chromedp.Navigate(env.URL+"/admin/pricing/new"),
@@ -57,21 +57,6 @@ func TestBrowserPricingModelOfferedThenArchived(t *testing.T) {
 	}
 	if got := offeredModels(t, rep, env.URL); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "Retail swipe") }) {
 		t.Fatalf("rep is still offered the archived model; options: %q", got)
-	}
-}
-
-func signIn(t *testing.T, ctx context.Context, base, email, password string) {
-	t.Helper()
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(base+"/login"),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), password),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.CSS("header details.dropdown summary")),
-	)
-	if err != nil {
-		t.Fatalf("sign in as %s: %v", email, err)
 	}
 }
 

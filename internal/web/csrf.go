@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -24,13 +25,14 @@ const (
 // csrfProtect keeps a random token in the session and requires it, in the
 // X-CSRF-Token header (htmx) or the csrf_token form field, on every unsafe
 // request. A missing or wrong token gets 403 before any handler runs.
-func csrfProtect(sm *scs.SessionManager, exempt func(path string) bool) echo.MiddlewareFunc {
+//
+// A multipart form without the header is parsed to find the field; its body is
+// capped at maxMultipart first, so nobody can make the portal spool an
+// unbounded upload to disk before any check has run.
+func csrfProtect(sm *scs.SessionManager, maxMultipart int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			if exempt(req.URL.Path) {
-				return next(c)
-			}
 			ctx := req.Context()
 			token := sm.GetString(ctx, csrfSessionKey)
 			switch req.Method {
@@ -45,8 +47,14 @@ func csrfProtect(sm *scs.SessionManager, exempt func(path string) bool) echo.Mid
 			sent := req.Header.Get(CSRFHeader)
 			if sent == "" {
 				if strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/form-data") {
+					req.Body = http.MaxBytesReader(c.Response(), req.Body, maxMultipart)
 					// Spool large files to disk rather than memory while looking for the field.
-					_ = req.ParseMultipartForm(1 << 20)
+					if err := req.ParseMultipartForm(1 << 20); err != nil {
+						var tooLarge *http.MaxBytesError
+						if errors.As(err, &tooLarge) {
+							return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The upload is larger than the limit.")
+						}
+					}
 				}
 				sent = req.FormValue(CSRFFormField)
 			}

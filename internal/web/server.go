@@ -75,7 +75,7 @@ func sessionStack(d Deps) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{
 		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
 		auth.LoadUser(d.Sessions, d.AuthService.Users()),
-		csrfProtect(d.Sessions, func(path string) bool { return false }),
+		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20),
 	}
 }
 

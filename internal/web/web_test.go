@@ -118,3 +118,15 @@ func TestAnonymousVisitorIsSentToLogin(t *testing.T) {
 		t.Fatalf("htmx: %d %v", res.Status, res.Header)
 	}
 }
+
+func TestCSRFCheckCapsMultipartBodiesWithoutTheHeader(t *testing.T) {
+	env := apptest.New(t, apptest.WithEnv("PORTAL_MAX_UPLOAD_BYTES", "1024"))
+	c := env.Client(t)
+	c.Get("/login")
+	body := "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.pdf\"\r\n\r\n" +
+		strings.Repeat("A", 3<<20) + "\r\n--b--\r\n"
+	res := c.Do(http.MethodPost, "/login", strings.NewReader(body), http.Header{"Content-Type": {"multipart/form-data; boundary=b"}})
+	if res.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("oversized multipart without a CSRF header: %d, want 413", res.Status)
+	}
+}
