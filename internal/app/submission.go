@@ -80,14 +80,15 @@ func (s documentSender) SendDocuments(ctx context.Context, upstreamAppID string,
 		if r.Err == nil {
 			continue
 		}
+		// A refusal by the upstream, or a stored file that is gone or damaged,
+		// needs the rep; no answer, 5xx and interruptions are retried later.
 		out[i].Reason = "The file could not be sent to the processor."
+		out[i].Permanent = upstream.IsPermanent(r.Err) || errors.Is(r.Err, uploads.ErrNotFound)
 		var pe *uploads.PushError
 		if errors.As(r.Err, &pe) {
 			out[i].Reason = pe.Reason
+			out[i].Permanent = pe.Permanent
 		}
-		// A refusal by the upstream, or a stored file that is gone, needs the
-		// rep; no answer, 5xx and interruptions are retried later.
-		out[i].Permanent = upstream.IsPermanent(r.Err) || errors.Is(r.Err, uploads.ErrNotFound)
 	}
 	return out
 }
