@@ -38,15 +38,19 @@ func LoadUser(sm *scs.SessionManager, users *Store) echo.MiddlewareFunc {
 	}
 }
 
-// RequireUser sends anonymous visitors to the sign-in page (htmx requests get
-// 401 with HX-Redirect, so the page navigates instead of swapping in a form).
+// SessionEndedMessage answers an htmx request whose session has ended.
+const SessionEndedMessage = "Not saved: your session has ended. Your values are still on this page: sign in again in another tab, then press Save here."
+
+// RequireUser sends anonymous visitors to the sign-in page; htmx requests get
+// 401 and a message instead, so that the page keeps what was typed.
 func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		u := view.CurrentUser(c)
 		if u == nil {
 			if c.Request().Header.Get("HX-Request") == "true" {
-				c.Response().Header().Set("HX-Redirect", "/login")
-				return c.NoContent(http.StatusUnauthorized)
+				// No redirect: navigating away would throw away what the rep
+				// typed. The page shows this beside Save and keeps the values.
+				return c.String(http.StatusUnauthorized, SessionEndedMessage)
 			}
 			if c.Request().Method == http.MethodGet {
 				return c.Redirect(http.StatusSeeOther, "/login?next="+c.Request().URL.RequestURI())

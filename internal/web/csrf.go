@@ -11,6 +11,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -59,6 +60,11 @@ func csrfProtect(sm *scs.SessionManager, maxMultipart int64) echo.MiddlewareFunc
 				sent = req.FormValue(CSRFFormField)
 			}
 			if token == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+				if req.Header.Get("HX-Request") == "true" && token == "" {
+					// The session has ended under an open page: say so without
+					// telling the rep to reload, which would lose what they typed.
+					return echo.NewHTTPError(http.StatusForbidden, auth.SessionEndedMessage)
+				}
 				return echo.NewHTTPError(http.StatusForbidden, "This form has expired or did not come from this site. Reload the page and try again.")
 			}
 			view.SetCSRFToken(c, token)

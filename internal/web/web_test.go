@@ -113,9 +113,11 @@ func TestAnonymousVisitorIsSentToLogin(t *testing.T) {
 	if res.Status != http.StatusSeeOther || res.Location != "/login?next=/" {
 		t.Fatalf("%d %s", res.Status, res.Location)
 	}
+	// An htmx request (an autosave) is not redirected away from the page that holds
+	// the typed values; it gets a message to show instead.
 	res = env.Client(t).Do(http.MethodGet, "/", nil, http.Header{"Hx-Request": {"true"}})
-	if res.Status != http.StatusUnauthorized || res.Header.Get("HX-Redirect") != "/login" {
-		t.Fatalf("htmx: %d %v", res.Status, res.Header)
+	if res.Status != http.StatusUnauthorized || res.Header.Get("HX-Redirect") != "" || !strings.Contains(res.Body, "your session has ended") {
+		t.Fatalf("htmx: %d %v %s", res.Status, res.Header, res.Body)
 	}
 }
 
@@ -128,5 +130,17 @@ func TestCSRFCheckCapsMultipartBodiesWithoutTheHeader(t *testing.T) {
 	res := c.Do(http.MethodPost, "/login", strings.NewReader(body), http.Header{"Content-Type": {"multipart/form-data; boundary=b"}})
 	if res.Status != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized multipart without a CSRF header: %d, want 413", res.Status)
+	}
+}
+
+// An autosave whose session ended meanwhile is told so, without being asked to
+// reload the page that holds the typed values.
+func TestHTMXPostAfterSessionEndedSaysSoWithoutReload(t *testing.T) {
+	env := apptest.New(t)
+	res := env.Client(t).Do(http.MethodPost, "/applications", strings.NewReader("x=1"), http.Header{
+		"Content-Type": {"application/x-www-form-urlencoded"}, "Hx-Request": {"true"}, "X-Csrf-Token": {"token-of-an-ended-session"},
+	})
+	if res.Status != http.StatusForbidden || !strings.Contains(res.Body, "your session has ended") || strings.Contains(res.Body, "Reload") {
+		t.Fatalf("%d %s", res.Status, res.Body)
 	}
 }
