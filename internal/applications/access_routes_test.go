@@ -110,8 +110,10 @@ func TestDeleteAndRestore(t *testing.T) {
 		}
 	}
 	// The rep's deleted filter is ignored; the admin's shows it with Restore.
-	if res := w.repC.Get("/?deleted=1"); strings.Contains(res.Body, "Gone Soon") {
-		t.Error("a rep can list deleted applications")
+	autosave(t, w.repC, create(t, w.repC), "business", url.Values{"business.dba": {"Still Here"}})
+	if res := w.repC.Get("/?deleted=1"); strings.Contains(res.Body, "Gone Soon") || strings.Contains(res.Body, "/restore") ||
+		strings.Contains(res.Body, "Deleted applications") || !strings.Contains(res.Body, "Still Here") {
+		t.Errorf("a rep asking for deleted applications:\n%s", res.Body)
 	}
 	list := w.adminC.Get("/?deleted=1")
 	if !strings.Contains(list.Body, "Gone Soon") || !strings.Contains(list.Body, `action="/applications/`+id.String()+`/restore"`) {

@@ -37,7 +37,7 @@ FROM generate_series(1, $1::int) AS k`, benchReps)
 	}
 	_, err = env.DB.Pool.Exec(ctx, `
 WITH reps AS (
-  SELECT id, (row_number() OVER (ORDER BY email)) - 1 AS k FROM users WHERE email LIKE '%@bench.example'
+  SELECT id, (row_number() OVER (ORDER BY email)) - 1 AS k FROM users WHERE email LIKE 'rep%@bench.example'
 ), words AS (
   SELECT ARRAY['Blue','Golden','Red','Silver','Green','Happy','Urban','Coastal','Mountain','River',
                'Sunny','Maple','Cedar','Harbor','Prairie','Summit','Copper','Iron','Velvet','Oak'] AS a,

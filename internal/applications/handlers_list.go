@@ -16,15 +16,18 @@ const listTarget = "application-list"
 func (h *Handlers) List(c echo.Context) error {
 	ctx, u := c.Request().Context(), view.CurrentUser(c)
 	form, q := BindListForm(c.QueryParams())
+	if !u.IsAdmin() {
+		// Reps always see their own live applications; the service enforces it, and the form
+		// must not pretend otherwise.
+		form.Owner, form.Deleted = "", false
+	}
 	page, err := h.service.List(ctx, u, q)
 	if err != nil {
 		return err
 	}
 	data := &ListView{Form: form, Page: page, IsAdmin: u.IsAdmin()}
-	if u.IsAdmin() {
-		if data.Users, err = h.service.store.Users(ctx); err != nil {
-			return err
-		}
+	if data.Users, err = h.service.OwnerChoices(ctx, u); err != nil {
+		return err
 	}
 	if isHTMX(c) && c.Request().Header.Get("HX-Target") == listTarget && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
 		return h.views.Fragment(c, http.StatusOK, "dashboard/list", data)

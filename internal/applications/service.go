@@ -77,6 +77,7 @@ type StaleError struct {
 	Shown *Draft
 }
 
+// Error describes the refusal for logs; people read the apperr message that wraps it.
 func (e *StaleError) Error() string { return "application changed since the form was rendered" }
 
 func staleError(current *models.Application, shown *Draft) error {
