@@ -41,6 +41,7 @@ type settings struct {
 	throttle      *auth.ThrottleLimits
 	noWorkers     bool
 	jobRetryDelay func(attempt int) time.Duration
+	jobPoll       time.Duration
 	sandbox       *sandboxSettings
 }
 
@@ -59,6 +60,14 @@ func WithoutWorkers() Option { return func(s *settings) { s.noWorkers = true } }
 // (50 ms by default in tests, so retries need no waiting).
 func WithJobRetryDelay(delay func(attempt int) time.Duration) Option {
 	return func(s *settings) { s.jobRetryDelay = delay }
+}
+
+// WithJobPollInterval replaces how often the job workers look for work that
+// no notification announced (50 ms by default in tests); it also bounds the
+// cooldown between two fetches, so benchmarks shorten it to measure the push
+// rather than the queue.
+func WithJobPollInterval(d time.Duration) Option {
+	return func(s *settings) { s.jobPoll = d }
 }
 
 // New starts the portal on a fresh database and stops it when the test ends.
@@ -90,9 +99,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	if s.jobRetryDelay == nil {
 		s.jobRetryDelay = func(int) time.Duration { return 50 * time.Millisecond }
 	}
+	if s.jobPoll <= 0 {
+		s.jobPoll = 50 * time.Millisecond
+	}
 	a, err := app.Build(context.Background(), cfg, db, slog.New(slog.DiscardHandler), app.Options{
 		Now: clock.Now, Throttle: s.throttle,
-		JobPollInterval: 50 * time.Millisecond, JobRetryDelay: s.jobRetryDelay,
+		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
 	})
 	if err != nil {
