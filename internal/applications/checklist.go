@@ -101,7 +101,12 @@ func BuildChecklist(d Draft, opts ChecklistOptions) Checklist {
 	}
 	t.requireBusiness(&list)
 	t.requireOwners(&list)
-	for _, f := range []string{"bank.holder_name", "bank.routing_number", "bank.account_number", "bank.account_type", "contact.name", "contact.email"} {
+	if !t.Bank.FromMerchant {
+		for _, f := range []string{"bank.holder_name", "bank.routing_number", "bank.account_number", "bank.account_type"} {
+			list.requireText(f)
+		}
+	}
+	for _, f := range []string{"contact.name", "contact.email"} {
 		list.requireText(f)
 	}
 	if !opts.PricingModelChosen {

@@ -196,6 +196,11 @@ func (o Owner) FullName() string {
 
 // Bank is the deposit account (upstream banking {depositAccount, depositRouting}).
 type Bank struct {
+	// FromMerchant leaves the deposit account to the merchant, who enters it in the
+	// processor's own pages after the hand-off: reps often do not hold the voided check,
+	// and then never handle the merchant's account number at all. The bank fields are not
+	// required and nothing of them is sent upstream.
+	FromMerchant  bool        `json:"from_merchant"`
 	HolderName    string      `json:"holder_name" validate:"max=100"`
 	RoutingNumber string      `json:"routing_number" validate:"omitempty,routing_number,aba_checksum"`
 	AccountNumber string      `json:"account_number" validate:"omitempty,bank_account"`

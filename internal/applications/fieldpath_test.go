@@ -14,7 +14,7 @@ func TestFieldNamesAreCompleteAndOrdered(t *testing.T) {
 	d := completeDraft(EntityLLC)
 	d.Owners = append(d.Owners, secondOwner())
 	names := d.FieldNames()
-	if len(names) != 23+16*2+1+4+3+1 {
+	if len(names) != 23+16*2+1+5+3+1 { // business, two owners, the 25% box, bank (with the merchant box), contact, notes
 		t.Errorf("FieldNames() has %d names: %v", len(names), names)
 	}
 	for _, n := range names {

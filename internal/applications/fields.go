@@ -42,6 +42,8 @@ const (
 	FieldNotes        = "notes"
 	// FieldOtherOwnersBelow25 is the checkbox confirming that nobody unlisted holds 25% or more.
 	FieldOtherOwnersBelow25 = "other_owners_below_25"
+	// FieldBankFromMerchant is the checkbox leaving the deposit account to the merchant.
+	FieldBankFromMerchant = "bank.from_merchant"
 )
 
 // OwnerField returns the canonical name of an owner's field: OwnerField(0, "ssn") is
@@ -169,6 +171,7 @@ var fieldTable = [...]fieldInfo{
 	{pattern: "owners.*.email", label: "E-mail", missing: "enter the e-mail address"},
 	{pattern: "owners.*.is_control_person", label: "Control person"},
 	{pattern: FieldOtherOwnersBelow25, label: "No other owner of 25% or more"},
+	{pattern: FieldBankFromMerchant, label: "The merchant enters the deposit account"},
 	{pattern: "bank.holder_name", label: "Account holder name", missing: "enter the account holder's name"},
 	{pattern: "bank.routing_number", label: "Routing number", missing: "enter the routing number"},
 	{pattern: "bank.account_number", label: "Account number", missing: "enter the account number"},

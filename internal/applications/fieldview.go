@@ -105,6 +105,7 @@ var inputSpecs = map[string]inputSpec{
 	"contact.phone":                {typ: "tel"},
 	FieldNotes:                     {kind: "textarea", hint: "Internal to the reseller; never sent to the processor or the merchant."},
 	FieldOtherOwnersBelow25:        {kind: "checkbox"},
+	FieldBankFromMerchant:          {kind: "checkbox", hint: "Tick this when you don't have the merchant's bank details: the processor's pages ask the merchant for them after the hand-off, and nothing below is sent."},
 }
 
 // specOf returns the input spec of a canonical field name.

@@ -73,6 +73,9 @@ func (f SectionForm) apply(d *Draft) applied {
 		return f.applyOwners(d)
 	case SectionPricing:
 		return applied{} // the pricing model is a column, not part of the draft
+	case SectionBank:
+		// An unticked checkbox sends nothing, so its absence is the answer.
+		d.Bank.FromMerchant = f.values.Get(FieldBankFromMerchant) != ""
 	}
 	for _, name := range d.FieldNames() {
 		if SectionOf(name) != f.Section || !f.values.Has(name) {

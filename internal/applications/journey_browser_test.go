@@ -35,8 +35,9 @@ type typedValue struct{ name, value string }
 // documents it requires, submits, watches the push on the page until the
 // link appears, and finds the application locked. The merchant's e-mail
 // reaches the SMTP server; the merchant (a browser of their own) opens its
-// link, lands on the sandbox's pages, finds every required detail already
-// there, confirms and accepts the terms. The rep's dashboard shows the link
+// link, lands on the sandbox's pages, finds the details the rep filled in,
+// completes the bank account the rep left to them (a mistyped routing number
+// is refused with a clear message), and accepts the terms. The rep's dashboard shows the link
 // opened, then the processor's "processing" state that its webhook brought.
 func TestBrowserJourneyFromDraftToProcessing(t *testing.T) {
 	smtp := smtpserver.Start(t)
@@ -101,6 +102,7 @@ func TestBrowserJourneyFromDraftToProcessing(t *testing.T) {
 		t.Fatalf("the dashboard does not show the link opened: %v", err)
 	}
 
+	merchantCompletesBankAccount(t, merchant)
 	merchantAccepts(t, merchant)
 	waitForUpstreamStatus(t, env, id, "processing")
 	if err := chromedp.Do(ctx,
@@ -167,10 +169,11 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 		{"owners.0.address.state", "CA"}, {"owners.0.address.postal_code", "94601"},
 		{"owners.0.phone", "510-555-0199"}, {"owners.0.email", "jane@bluefern.example"},
 	})
-	repFillsSection(t, ctx, "bank", []typedValue{
-		{"bank.holder_name", "Blue Fern Coffee LLC"}, {"bank.routing_number", "011401533"},
-		{"bank.account_number", "000123456789"}, {"bank.account_type", "checking"},
-	})
+	// The rep has no voided check at hand: the merchant will enter the account.
+	if err := chromedp.Do(ctx, chromedp.Click(field("bank.from_merchant"))); err != nil {
+		t.Fatalf("leave the bank account to the merchant: %v", err)
+	}
+	repFillsSection(t, ctx, "bank", nil)
 	repFillsSection(t, ctx, "contact", []typedValue{
 		{"contact.name", "Jane Doe"}, {"contact.email", "jane@bluefern.example"}, {"contact.phone", "510-555-0199"},
 	})
@@ -294,25 +297,55 @@ func repSeesTheLock(t *testing.T, ctx context.Context, env *apptest.Env, id uuid
 }
 
 // merchantOpensLink follows the e-mailed link to the sandbox's details page,
-// which asks for nothing: the portal sent every detail the processor requires.
+// which shows what the portal sent (numbers masked) and asks only for the bank
+// account the rep left to the merchant.
 func merchantOpensLink(t *testing.T, ctx context.Context, env *apptest.Env, link string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.ID("continue"))); err != nil {
 		t.Fatalf("merchant opens the link: %v", err)
 	}
 	location := browserValue(t, ctx, "the merchant's page address", chromedp.Location())
-	button := browserValue(t, ctx, "the merchant's button", chromedp.Text(chromedp.ID("continue")))
 	if !strings.HasPrefix(location, env.Sandbox.URL+"/app/") {
 		t.Errorf("the link led to %s, want the sandbox's merchant pages", location)
 	}
-	asked, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('form input, form select'))
-		.map(e => e.name).join(", ")`))
-	if err != nil || asked != "" || strings.TrimSpace(button) != "Confirm and continue" {
-		t.Errorf("the merchant is asked for details the portal should have sent: %q (button %q, %v)", asked, button, err)
+	asked, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('form input[required], form input, form select'))
+		.map(e => e.name).filter((n, i, all) => all.indexOf(n) === i).sort().join(", ")`))
+	if err != nil || !strings.Contains(asked, "banking.depositAccount") || !strings.Contains(asked, "banking.depositRouting") || strings.Contains(asked, "owners") || strings.Contains(asked, "business") {
+		t.Errorf("the merchant should be asked for the bank account only, is asked for %q (%v)", asked, err)
 	}
 	page := textOf(t, ctx, chromedp.CSS("main"))
-	if !strings.Contains(page, "Blue Fern") || strings.Contains(page, "212-45-6789") || strings.Contains(page, "000123456789") {
-		t.Errorf("details page should show the business and mask the numbers:\n%s", page)
+	if !strings.Contains(page, "Blue Fern") || strings.Contains(page, "212-45-6789") {
+		t.Errorf("details page should show the business and mask the SSN:\n%s", page)
+	}
+}
+
+// merchantCompletesBankAccount enters the missing bank account: a mistyped
+// routing number gets a clear message beside the field and keeps what was
+// typed, then the test routing number is accepted.
+func merchantCompletesBankAccount(t *testing.T, ctx context.Context) {
+	t.Helper()
+	const account, routing = "#f-banking-depositAccount", "#f-banking-depositRouting"
+	err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS(account), "000123456789"),
+		chromedp.SendKeys(chromedp.CSS(routing), "011401534"),
+		chromedp.Click(chromedp.ID("continue")),
+		chromedp.WaitVisible(chromedp.ID("f-banking-depositRouting-error")),
+	)
+	if err != nil {
+		t.Fatalf("merchant enters a wrong routing number: %v", err)
+	}
+	if msg := textOf(t, ctx, chromedp.CSS("#f-banking-depositRouting-error")); !strings.Contains(msg, "ABA checksum") {
+		t.Errorf("wrong routing number message %q, want it to explain the checksum", msg)
+	}
+	if kept := browserValue(t, ctx, "the account number", chromedp.Value(chromedp.CSS(account))); kept != "000123456789" {
+		t.Errorf("account number after the refused post = %q, want it kept", kept)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Clear(chromedp.CSS(routing)),
+		chromedp.SendKeys(chromedp.CSS(routing), "011401533"),
+	)
+	if err != nil {
+		t.Fatalf("merchant fixes the routing number: %v", err)
 	}
 }
 

@@ -82,12 +82,16 @@ func UpstreamData(d Draft) upstream.ApplicationData {
 			IncorporationDate:  b.IncorporationDate,
 			IncorporationState: b.IncorporationState,
 		},
-		Banking: &upstream.Banking{
+	}
+	// Left to the merchant: nothing of the account is sent, and the processor's
+	// pages ask the merchant for it after the hand-off.
+	if !d.Bank.FromMerchant {
+		out.Banking = &upstream.Banking{
 			DepositAccount:    d.Bank.AccountNumber,
 			DepositRouting:    d.Bank.RoutingNumber,
 			AccountType:       upstreamAccountType(d.Bank.AccountType),
 			AccountHolderName: d.Bank.HolderName,
-		},
+		}
 	}
 	officersOnly := !b.EntityType.hasBeneficialOwners()
 	for _, o := range d.Owners {
