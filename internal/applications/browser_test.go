@@ -42,12 +42,9 @@ func TestBrowserRepFillsAnApplication(t *testing.T) {
 	defer cancel()
 	acceptAllDialogs(t, ctx)
 
+	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(env.URL+"/login"),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), rep.Email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Submit(chromedp.ID("password")),
+		chromedp.Navigate(env.URL+"/"),
 		chromedp.WaitVisible(chromedp.ID("new-application")),
 		chromedp.Click(chromedp.ID("new-application")),
 		chromedp.WaitVisible(chromedp.ID("section-business")),

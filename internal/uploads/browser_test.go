@@ -42,13 +42,8 @@ func TestBrowserUploadTwoDocumentsAndDeleteOne(t *testing.T) {
 	defer cancel()
 	acceptDialogs(t, ctx)
 
+	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(env.URL+"/login"),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), rep.Email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitNotPresent(chromedp.ID("password")),
 		chromedp.Navigate(env.URL+"/applications/"+a.ID.String()),
 		// The documents section arrives with htmx.
 		chromedp.WaitVisible(chromedp.ID("doc-file")),
