@@ -137,6 +137,8 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Documents: documents, Storage: docStorage, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
+	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
+	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	handler := web.New(web.Deps{
 		Config:       cfg,
 		DB:           db,

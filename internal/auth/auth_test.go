@@ -270,3 +270,20 @@ func between(s, start, end string) string {
 	}
 	return s[:j]
 }
+
+func TestOldLoginFailuresArePruned(t *testing.T) {
+	env := apptest.New(t)
+	c := env.Client(t)
+	c.PostForm("/login", url.Values{"email": {"someone@example.com"}, "password": {"wrong-password-1"}})
+	env.Clock.Advance(time.Hour)
+	c.PostForm("/login", url.Values{"email": {"someone@example.com"}, "password": {"wrong-password-2"}})
+	n, err := auth.PruneLoginFailures(context.Background(), env.DB.Gorm, env.Clock.Now().Add(23*time.Hour+30*time.Minute))
+	if err != nil || n != 1 {
+		t.Fatalf("pruned %d (%v), want only the failure older than a day", n, err)
+	}
+	var left int64
+	env.DB.Gorm.Raw("SELECT count(*) FROM login_failures").Scan(&left)
+	if left != 1 {
+		t.Fatalf("%d failures left, want 1", left)
+	}
+}
