@@ -294,6 +294,9 @@ func repSeesTheLock(t *testing.T, ctx context.Context, env *apptest.Env, id uuid
 	if !strings.Contains(sent, "Blue Fern") || strings.Contains(sent, "212-45-6789") || strings.Contains(sent, "212456789") {
 		t.Errorf("what was sent should show the merchant and mask the SSN:\n%s", sent)
 	}
+	if !strings.Contains(sent, "Not sent: the merchant enters it in the processor's pages") {
+		t.Errorf("what was sent should say the bank account was left to the merchant:\n%s", sent)
+	}
 }
 
 // merchantOpensLink follows the e-mailed link to the sandbox's details page,

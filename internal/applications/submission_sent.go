@@ -87,6 +87,9 @@ func sentSections(d *upstream.ApplicationData) []SentSection {
 			{Label: "Account number", Value: bk.DepositAccount, Masked: true},
 			{Label: "Account type", Value: bk.AccountType},
 		})
+	} else {
+		// Nothing was sent: the rep left the account to the merchant.
+		addSection("Deposit account", []SentRow{{Label: "Account", Value: "Not sent: the merchant enters it in the processor's pages"}})
 	}
 	if c := d.Contact; c != nil {
 		addSection("Merchant contact", []SentRow{
