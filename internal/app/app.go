@@ -148,7 +148,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Static:       static,
 		Registry:     registry,
 		AuthService:  authService,
-		Auth:         auth.NewHandlers(authService, sessions, views),
+		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}),
 		Pricing:      pricing.NewHandlers(pricingService, views),
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
 		Webhook:      applications.NewWebhookHandler(applications.NewUpstreamStatusRecorder(db.Pool, now), cfg.Upstream.WebhookToken, log),

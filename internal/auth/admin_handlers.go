@@ -19,6 +19,8 @@ type usersPage struct {
 	Errors FieldErrors
 	// Shown once after creating a user or resetting a password.
 	IssuedPassword *issuedPassword
+	// Invite keeps the "send an invitation" choice after a refused form.
+	Invite bool
 }
 
 type issuedPassword struct {
@@ -31,9 +33,13 @@ func (h *Handlers) ListUsers(c echo.Context) error {
 	return h.renderUsers(c, http.StatusOK, usersPage{Form: NewUser{Role: models.RoleSalesRep}})
 }
 
-// CreateUser creates a user with a generated password shown once to the admin.
+// CreateUser creates a user who either gets an invitation e-mail to choose a
+// password, or a generated password shown once to the admin.
 func (h *Handlers) CreateUser(c echo.Context) error {
 	in := NewUser{Email: c.FormValue("email"), Name: c.FormValue("name"), Role: models.Role(c.FormValue("role"))}
+	if c.FormValue("invite") == "email" {
+		return h.inviteUser(c, in)
+	}
 	u, password, err := h.service.CreateUser(c.Request().Context(), in)
 	var verr *ValidationError
 	if errors.As(err, &verr) {
@@ -98,4 +104,57 @@ func (h *Handlers) renderUsers(c echo.Context, status int, page usersPage) error
 	}
 	page.Users = users
 	return h.views.Page(c, status, "admin/users", "Users", page)
+}
+
+func (h *Handlers) inviteUser(c echo.Context, in NewUser) error {
+	ctx := c.Request().Context()
+	actor := view.CurrentUser(c)
+	u, token, expires, err := h.service.Invite(ctx, actor, in)
+	var verr *ValidationError
+	if errors.As(err, &verr) {
+		return h.renderUsers(c, http.StatusUnprocessableEntity, usersPage{Form: in, Errors: verr.Fields, Invite: true})
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.invitations.SendInvitation(ctx, actor, u, token, expires); err != nil {
+		return err
+	}
+	h.views.Flash(c, "success", "Invitation e-mailed to "+u.Email+"; the link works for 72 hours. (Without an SMTP server it waits in the Outbox.)")
+	return c.Redirect(http.StatusSeeOther, "/admin/users")
+}
+
+// ShowInvitation lets an invited user choose a password.
+func (h *Handlers) ShowInvitation(c echo.Context) error {
+	u, err := h.service.InvitedUser(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
+	}
+	return h.views.Page(c, http.StatusOK, "auth/invitation", "Choose your password", invitationPage{Email: u.Email})
+}
+
+// AcceptInvitation sets the invited user's password and signs them in.
+func (h *Handlers) AcceptInvitation(c echo.Context) error {
+	u, err := h.service.AcceptInvitation(c.Request().Context(), c.Param("token"), c.FormValue("new_password"), c.FormValue("confirm_password"))
+	var verr *ValidationError
+	if errors.As(err, &verr) {
+		invited, lerr := h.service.InvitedUser(c.Request().Context(), c.Param("token"))
+		if lerr != nil {
+			return lerr
+		}
+		return h.views.Page(c, http.StatusUnprocessableEntity, "auth/invitation", "Choose your password", invitationPage{Email: invited.Email, Errors: verr.Fields})
+	}
+	if err != nil {
+		return err
+	}
+	if err := StartSession(c, h.sessions, u); err != nil {
+		return err
+	}
+	h.views.Flash(c, "success", "Welcome! Your password is set.")
+	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+type invitationPage struct {
+	Email  string
+	Errors FieldErrors
 }

@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"context"
+	"time"
 	"errors"
 	"net/http"
 	"net/url"
@@ -10,19 +12,27 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
 
-// Handlers serves sign-in, sign-out and the user's own password page.
+// Handlers serves sign-in, sign-out, invitations and the user's own password page.
 type Handlers struct {
-	service  *Service
-	sessions *scs.SessionManager
-	views    *view.Renderer
+	service     *Service
+	sessions    *scs.SessionManager
+	views       *view.Renderer
+	invitations InvitationSender
 }
 
-// NewHandlers returns the sign-in handlers.
-func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer) *Handlers {
-	return &Handlers{service: service, sessions: sessions, views: views}
+// InvitationSender delivers an invitation link to a new user (the portal sends
+// it through the mail outbox).
+type InvitationSender interface {
+	SendInvitation(ctx context.Context, inviter, invitee *models.User, token string, expires time.Time) error
+}
+
+// NewHandlers returns the sign-in and user admin handlers.
+func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer, invitations InvitationSender) *Handlers {
+	return &Handlers{service: service, sessions: sessions, views: views, invitations: invitations}
 }
 
 type loginPage struct {

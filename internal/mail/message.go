@@ -18,6 +18,8 @@ type Kind string
 const (
 	// KindHandoff carries the hand-off link to the merchant's contact.
 	KindHandoff Kind = "handoff"
+	// KindInvitation carries a new user's one-time link to choose a password.
+	KindInvitation Kind = "invitation"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -25,6 +27,8 @@ func (k Kind) Label() string {
 	switch k {
 	case KindHandoff:
 		return "Hand-off link"
+	case KindInvitation:
+		return "Invitation"
 	}
 	return string(k)
 }

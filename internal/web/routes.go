@@ -25,6 +25,9 @@ func routes(e *echo.Echo, d Deps) {
 	site.GET("/login", d.Auth.ShowLogin)
 	site.POST("/login", d.Auth.Login)
 	site.POST("/logout", d.Auth.Logout)
+	// An invited user's one-time link to choose a password: the token is the key.
+	site.GET("/invite/:token", d.Auth.ShowInvitation)
+	site.POST("/invite/:token", d.Auth.AcceptInvitation)
 
 	// Any signed-in user.
 	signedIn := site.Group("", auth.RequireUser)

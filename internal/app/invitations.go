@@ -1,0 +1,39 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/models"
+)
+
+// invitationMailer sends invitation links through the mail outbox, so that
+// they are retried like every other message, and admins can read them at the
+// outbox page while no SMTP server is configured.
+type invitationMailer struct {
+	outbox       *mail.Outbox
+	publicURL    *url.URL
+	resellerName string
+}
+
+// SendInvitation queues the invitation e-mail.
+func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *models.User, token string, expires time.Time) error {
+	content, err := mail.InvitationEmail(mail.InvitationData{
+		ResellerName: m.resellerName,
+		Name:         invitee.Name,
+		InviterName:  inviter.DisplayName(),
+		Link:         m.publicURL.JoinPath("invite", token).String(),
+		Expires:      expires.UTC().Format("2 January 2006, 15:04 UTC"),
+	})
+	if err != nil {
+		return err
+	}
+	by := inviter.ID
+	_, err = m.outbox.Enqueue(ctx, nil, mail.Message{
+		Kind: mail.KindInvitation, To: invitee.Email, ToName: invitee.Name, ReplyTo: inviter.Email,
+		Content: content, CreatedBy: &by,
+	})
+	return err
+}

@@ -1,0 +1,107 @@
+package auth_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/testutil/apptest"
+)
+
+var invitationLink = regexp.MustCompile(`https?://[^\s"<>]+/invite/[A-Za-z0-9_-]+`)
+
+// invite has the admin invite address and returns the link of the e-mail that
+// waits in the outbox.
+func invite(t *testing.T, env *apptest.Env, admin *apptest.Client, address string) string {
+	t.Helper()
+	admin.Get("/admin/users")
+	res := admin.PostForm("/admin/users", url.Values{"email": {address}, "name": {"Ines Vite"}, "role": {"sales_rep"}, "invite": {"email"}})
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("invite: %d\n%s", res.Status, res.Body)
+	}
+	var text, kind string
+	err := env.DB.Pool.QueryRow(context.Background(),
+		"SELECT text_body, kind FROM mail_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", address).Scan(&text, &kind)
+	if err != nil || kind != "invitation" {
+		t.Fatalf("no invitation in the outbox for %s: %v (kind %q)", address, err, kind)
+	}
+	link := invitationLink.FindString(text)
+	if !strings.HasPrefix(link, env.URL+"/invite/") {
+		t.Fatalf("invitation link %q does not point at the portal %s:\n%s", link, env.URL, text)
+	}
+	return strings.TrimPrefix(link, env.URL)
+}
+
+func TestInvitedUserChoosesTheirPasswordOnce(t *testing.T) {
+	env := apptest.New(t)
+	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
+	admin := env.Client(t)
+	admin.Login("admin@example.com", pw)
+	path := invite(t, env, admin, "ines@example.com")
+
+	guest := env.Client(t)
+	if res := guest.Get(path); res.Status != http.StatusOK || !strings.Contains(res.Body, "ines@example.com") {
+		t.Fatalf("invitation page: %d", res.Status)
+	}
+	weak := guest.PostForm(path, url.Values{"new_password": {"short"}, "confirm_password": {"short"}})
+	if weak.Status != http.StatusUnprocessableEntity || !strings.Contains(weak.Body, "Use at least 12 characters.") {
+		t.Fatalf("weak password: %d", weak.Status)
+	}
+	ok := guest.PostForm(path, url.Values{"new_password": {"a long and private phrase"}, "confirm_password": {"a long and private phrase"}})
+	if ok.Status != http.StatusSeeOther || ok.Location != "/" {
+		t.Fatalf("accept: %d %s\n%s", ok.Status, ok.Location, ok.Body)
+	}
+	if res := guest.Get("/"); res.Status != http.StatusOK {
+		t.Fatalf("signed in after accepting: %d", res.Status)
+	}
+	env.Client(t).Login("ines@example.com", "a long and private phrase")
+
+	// The link works once.
+	again := env.Client(t)
+	if res := again.Get(path); res.Status != http.StatusNotFound || !strings.Contains(res.Body, "was used already or has expired") {
+		t.Fatalf("used link: %d", res.Status)
+	}
+	res := again.PostForm(path, url.Values{"new_password": {"another long phrase here"}, "confirm_password": {"another long phrase here"}})
+	if res.Status != http.StatusNotFound {
+		t.Fatalf("used link accepted a new password: %d", res.Status)
+	}
+}
+
+func TestInvitationExpiresAfter72Hours(t *testing.T) {
+	env := apptest.New(t)
+	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
+	admin := env.Client(t)
+	admin.Login("admin@example.com", pw)
+	path := invite(t, env, admin, "late@example.com")
+	env.Clock.Advance(72*time.Hour + time.Minute)
+	if res := env.Client(t).Get(path); res.Status != http.StatusNotFound {
+		t.Fatalf("expired link: %d", res.Status)
+	}
+	// Nobody knows a password of the invited account in the meantime.
+	res := env.Client(t).PostForm("/login", url.Values{"email": {"late@example.com"}, "password": {""}})
+	if res.Status != http.StatusUnauthorized {
+		t.Fatalf("empty password: %d", res.Status)
+	}
+}
+
+func TestInvitationOfAnExistingEmailIsRefusedAtTheField(t *testing.T) {
+	env := apptest.New(t)
+	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
+	admin := env.Client(t)
+	admin.Login("admin@example.com", pw)
+	admin.Get("/admin/users")
+	res := admin.PostForm("/admin/users", url.Values{"email": {"admin@example.com"}, "role": {"sales_rep"}, "invite": {"email"}})
+	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, "A user with this e-mail address already exists.") {
+		t.Fatalf("duplicate invite: %d", res.Status)
+	}
+	var n int
+	_ = env.DB.Pool.QueryRow(context.Background(), "SELECT count(*) FROM user_invitations").Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d invitations stored for a refused form", n)
+	}
+}
