@@ -2,12 +2,12 @@ package auth
 
 import (
 	"context"
-	"time"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
