@@ -287,3 +287,24 @@ func TestOldLoginFailuresArePruned(t *testing.T) {
 		t.Fatalf("%d failures left, want 1", left)
 	}
 }
+
+// After sign-in the portal only ever redirects to its own pages.
+func TestLoginRedirectStaysOnThisSite(t *testing.T) {
+	env := apptest.New(t)
+	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	for next, want := range map[string]string{
+		"/applications?x=1":     "/applications?x=1",
+		"//evil.example/phish":  "/",
+		"https://evil.example/": "/",
+		"/\\evil.example":       "/",
+		"javascript:alert(1)":   "/",
+		"":                      "/",
+	} {
+		c := env.Client(t)
+		c.Get("/login")
+		res := c.PostForm("/login", url.Values{"email": {"rep@example.com"}, "password": {pw}, "next": {next}})
+		if res.Status != http.StatusSeeOther || res.Location != want {
+			t.Errorf("next=%q: %d %q, want %q", next, res.Status, res.Location, want)
+		}
+	}
+}
