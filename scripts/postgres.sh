@@ -57,8 +57,23 @@ if [ ! -f "$data_dir/db/PG_VERSION" ]; then
 fi
 as_owner mkdir -p "$socket_dir"
 
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 if ! as_owner "$bindir/pg_ctl" -D "$data_dir/db" status >/dev/null 2>&1; then
+	# Another server (say a cluster of another checkout) may hold the port:
+	# move this cluster to the next free one rather than fail.
+	configured=$(grep -E '^port = ' "$data_dir/db/postgresql.conf" | tail -n 1 | sed 's/port = //')
+	port=${configured:-$port}
+	while port_busy "$port"; do
+		log "port $port is taken; trying $((port + 1))"
+		port=$((port + 1))
+	done
+	if [ "$port" != "$configured" ]; then
+		echo "port = $port" | as_owner tee -a "$data_dir/db/postgresql.conf" >/dev/null
+	fi
 	as_owner "$bindir/pg_ctl" -D "$data_dir/db" -l "$data_dir/db/server.log" -w -t 30 start >/dev/null
+else
+	port=$(grep -E '^port = ' "$data_dir/db/postgresql.conf" | tail -n 1 | sed 's/port = //')
 fi
 
 if ! "$bindir/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "select 1 from pg_database where datname='$dbname'" postgres | grep -q 1; then
