@@ -3,7 +3,7 @@
 FROM node:20-bookworm-slim AS assets
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --loglevel=error
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src

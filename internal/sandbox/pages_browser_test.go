@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/payportal/portal/internal/sandbox"
+	"github.com/payportal/portal/internal/testutil/a11y"
 	"github.com/payportal/portal/internal/testutil/browser"
 )
 
@@ -60,6 +61,10 @@ func TestMerchantCompletesApplicationInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(msg, "routing number") || !strings.Contains(msg, "ABA checksum") {
 		t.Errorf("routing message = %q, want it to explain the checksum", msg)
+	}
+	// The merchant's page, with its error showing, passes the accessibility audit.
+	for _, v := range a11y.Audit(t, ctx) {
+		t.Errorf("merchant details page: %s", v)
 	}
 	kept, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(account)))
 	if err != nil || kept != "000123456789" {
