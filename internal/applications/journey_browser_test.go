@@ -283,7 +283,7 @@ func repSeesTheLock(t *testing.T, ctx context.Context, env *apptest.Env, id uuid
 	shown := browserValue(t, ctx, "the locked page's link", chromedp.Value(chromedp.CSS("#submitted #handoff-link")))
 	disabled := browserValue(t, ctx, "the fields' state", chromedp.Evaluate[bool](`(fields => fields.length > 20 && fields.every(e => e.disabled))(
 		Array.from(document.querySelectorAll('#application [data-autosave] input:not([type=hidden]), #application [data-autosave] select, #application [data-autosave] textarea')))`))
-	noSubmit := browserValue(t, ctx, "the buttons' state", chromedp.Evaluate[bool](`!document.getElementById('doc-file') && document.getElementById('submit-application').disabled`))
+	noSubmit := browserValue(t, ctx, "the buttons' state", chromedp.Evaluate[bool](`!document.getElementById('doc-file') && !document.getElementById('submit-application') && document.getElementById('checklist-heading').textContent === 'Handed off'`))
 	if shown != link {
 		t.Errorf("locked page shows link %s, the progress showed %s", shown, link)
 	}
