@@ -33,6 +33,8 @@ type Config struct {
 	AdminPassword string
 
 	ResellerName string
+	// MetricsToken, when set, must come as a bearer token with every /metrics request.
+	MetricsToken string
 
 	// SeedExamples adds example pricing models at start when there are none at
 	// all, so that a fresh portal is usable at once (make run sets it).
@@ -142,6 +144,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		AdminEmail:          r.str("PORTAL_ADMIN_EMAIL", ""),
 		AdminPassword:       r.secret("PORTAL_ADMIN_PASSWORD", ""),
 		ResellerName:        r.str("PORTAL_RESELLER_NAME", "Acme Payments"),
+		MetricsToken:        r.secret("PORTAL_METRICS_TOKEN", ""),
 		SeedExamples:        r.boolean("PORTAL_SEED_EXAMPLES", false),
 	}
 	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)

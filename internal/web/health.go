@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/subtle"
 	"net/http"
 	"time"
 
@@ -27,5 +28,21 @@ func readyz(db *database.DB) echo.HandlerFunc {
 			return c.String(http.StatusServiceUnavailable, "migrations pending\n")
 		}
 		return c.String(http.StatusOK, "ready\n")
+	}
+}
+
+// metricsGuard lets /metrics answer only a scraper holding the configured
+// bearer token; with no token configured the endpoint is open, for local use.
+func metricsGuard(token string, next echo.HandlerFunc) echo.HandlerFunc {
+	if token == "" {
+		return next
+	}
+	want := []byte("Bearer " + token)
+	return func(c echo.Context) error {
+		if subtle.ConstantTimeCompare([]byte(c.Request().Header.Get("Authorization")), want) != 1 {
+			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			return c.String(http.StatusUnauthorized, "unauthorized\n")
+		}
+		return next(c)
 	}
 }

@@ -13,7 +13,7 @@ func routes(e *echo.Echo, d Deps) {
 	// Machine endpoints: no session, no CSRF.
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", readyz(d.DB))
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
+	e.GET("/metrics", metricsGuard(d.Config.MetricsToken, echo.WrapHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))))
 	e.GET("/assets/*", d.Static.Serve)
 	// The upstream's status webhooks: checked by the token in the body.
 	e.POST("/webhooks/upstream", d.Webhook.Receive)

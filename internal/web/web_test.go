@@ -144,3 +144,18 @@ func TestHTMXPostAfterSessionEndedSaysSoWithoutReload(t *testing.T) {
 		t.Fatalf("%d %s", res.Status, res.Body)
 	}
 }
+
+func TestMetricsTokenGuardsMetrics(t *testing.T) {
+	env := apptest.New(t, apptest.WithEnv("PORTAL_METRICS_TOKEN", "scrape-secret"))
+	c := env.Client(t)
+	if res := c.Get("/metrics"); res.Status != http.StatusUnauthorized {
+		t.Fatalf("without the token: %d", res.Status)
+	}
+	if res := c.Do(http.MethodGet, "/metrics", nil, http.Header{"Authorization": {"Bearer wrong"}}); res.Status != http.StatusUnauthorized {
+		t.Fatalf("wrong token: %d", res.Status)
+	}
+	res := c.Do(http.MethodGet, "/metrics", nil, http.Header{"Authorization": {"Bearer scrape-secret"}})
+	if res.Status != http.StatusOK || !strings.Contains(res.Body, "portal_http_requests_total") {
+		t.Fatalf("right token: %d", res.Status)
+	}
+}
