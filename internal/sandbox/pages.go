@@ -38,9 +38,7 @@ func (s *Server) handleDetailsPage(w http.ResponseWriter, r *http.Request) {
 // values kept) or saves them and moves on to the terms.
 func (s *Server) handleDetailsSubmit(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("applicationId")
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "could not read the form", http.StatusBadRequest)
+	if !readForm(w, r) {
 		return
 	}
 	s.mu.Lock()
@@ -105,9 +103,7 @@ func (s *Server) handleTermsPage(w http.ResponseWriter, r *http.Request) {
 // moves it to processing.
 func (s *Server) handleTermsSubmit(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("applicationId")
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "could not read the form", http.StatusBadRequest)
+	if !readForm(w, r) {
 		return
 	}
 	s.mu.Lock()
@@ -219,4 +215,15 @@ func statusWords(st Status) (string, string) {
 		return "Account open", "Your merchant account is open."
 	}
 	return "Application", "This application is not ready for you yet."
+}
+
+// readForm parses a merchant page's form, capped at maxFormBody, answering 400
+// itself when it cannot.
+func readForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "could not read the form", http.StatusBadRequest)
+		return false
+	}
+	return true
 }
