@@ -23,7 +23,7 @@ import (
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/uploads"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
 	"github.com/payportal/portal/views"

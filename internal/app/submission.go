@@ -16,7 +16,7 @@ import (
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/uploads"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // submissionParts are what the submission and its push are built from.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/config"
-	"github.com/payportal/portal/internal/sandbox"
-	"github.com/payportal/portal/internal/upstream"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // NewUpstreamClient builds the typed client of the upstream account

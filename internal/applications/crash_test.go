@@ -19,7 +19,7 @@ import (
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/testdb"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/pricing"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
 	"github.com/payportal/portal/internal/testutil/browser"
 	"github.com/payportal/portal/internal/testutil/smtpserver"

@@ -18,7 +18,7 @@ import (
 
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // PushMaxAttempts bounds the runs of one submission's push. With the queue's

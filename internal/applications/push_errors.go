@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // The steps of a push, in order.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 func TestPushFailuresInPlainWords(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 )
 
 // TestFiftyPushesThroughFaultsWithTwoInstances submits 50 applications while

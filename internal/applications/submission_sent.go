@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // SentSection is one group of what was sent upstream, for the read-only view.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // The states of a push step, as the progress display shows them.

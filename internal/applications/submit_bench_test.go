@@ -12,9 +12,9 @@ import (
 
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // benchLatency is the delay the sandbox adds before every API and object-store

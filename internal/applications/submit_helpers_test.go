@@ -17,7 +17,7 @@ import (
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
 	"github.com/payportal/portal/internal/testutil/smtpserver"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // errNoSnapshot means an application in the push has no submitted snapshot;

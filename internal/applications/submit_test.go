@@ -13,7 +13,7 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
 )
 

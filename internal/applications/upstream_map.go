@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/payportal/portal/internal/fieldcrypt"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 	"github.com/payportal/portal/internal/validation"
 )
 

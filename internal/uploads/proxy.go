@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // Defaults of ProxyOptions.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/uploads"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // Limits the benchmark checks: the proxy must reach 90% of a plain PUT's

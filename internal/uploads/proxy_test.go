@@ -19,10 +19,10 @@ import (
 
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/sandbox"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/testdb"
 	"github.com/payportal/portal/internal/uploads"
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 const sandboxToken = "proxy-test-token"

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/payportal/portal/internal/upstream"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // upstreamFileTypes maps our document types to the upstream's fileType

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/app"
-	"github.com/payportal/portal/internal/sandbox"
-	"github.com/payportal/portal/internal/upstream"
+	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // sandboxSettings asks for a sandbox upstream; configure adjusts its options.

@@ -1,0 +1,216 @@
+package accounts
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// fieldSpec describes one leaf of the application data, read from the tags
+// of the types in data.go.
+type fieldSpec struct {
+	Path     string // with "owners[]" for the list, e.g. "owners[].ssn"
+	Kind     reflect.Kind
+	Section  string // top-level key, e.g. "business"
+	Label    string
+	Input    string
+	Options  []string
+	Hint     string
+	Required bool
+	Secret   bool
+}
+
+// catalog lists every leaf of applicationData in declaration order.
+func catalog() []fieldSpec {
+	var out []fieldSpec
+	walkCatalog(reflect.TypeFor[applicationData](), "", "", "", true, &out)
+	return out
+}
+
+// walkCatalog appends the leaves of struct type t to out.
+func walkCatalog(t reflect.Type, prefix, section, parentLabel string, parentRequired bool, out *[]fieldSpec) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := jsonName(f)
+		if name == "" {
+			continue
+		}
+		path := joinPath(prefix, name)
+		sec := section
+		if sec == "" {
+			sec = name
+		}
+		required := parentRequired && (prefix == "" || f.Tag.Get("required") == "true")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			walkCatalog(ft.Elem(), path+"[]", sec, "", required, out)
+		case ft.Kind() == reflect.Struct:
+			label := ""
+			if prefix != "" {
+				label = f.Tag.Get("label")
+			}
+			walkCatalog(ft, path, sec, label, required, out)
+		default:
+			label := f.Tag.Get("label")
+			if parentLabel != "" {
+				label += " (" + strings.ToLower(parentLabel) + ")"
+			}
+			spec := fieldSpec{
+				Path: path, Kind: ft.Kind(), Section: sec, Label: label,
+				Input: f.Tag.Get("input"), Hint: f.Tag.Get("hint"),
+				Required: required && f.Tag.Get("required") == "true",
+				Secret:   f.Tag.Get("secret") == "true",
+			}
+			if spec.Input == "" {
+				spec.Input = "text"
+			}
+			if o := f.Tag.Get("options"); o != "" {
+				spec.Options = strings.Split(o, "|")
+			}
+			*out = append(*out, spec)
+		}
+	}
+}
+
+// jsonName returns the JSON key of a struct field, or "" when it has none.
+func jsonName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if tag == "-" || !f.IsExported() {
+		return ""
+	}
+	return tag
+}
+
+func joinPath(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// indexPattern matches list indexes in a concrete path.
+var indexPattern = regexp.MustCompile(`\[\d+\]`)
+
+// normalizePath turns "owners[2].ssn" into "owners[].ssn".
+func normalizePath(path string) string {
+	return indexPattern.ReplaceAllString(path, "[]")
+}
+
+// maxStringLength bounds every text field, as a real API would.
+const maxStringLength = 255
+
+// shapeChecker checks decoded JSON against a schema type and applies the
+// format rules of validate.go to every leaf.
+type shapeChecker struct {
+	now time.Time
+}
+
+// check reports the first problem of v against type t, naming the field.
+// JSON null is accepted anywhere: in a PATCH it removes the field.
+func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
+	if v == nil {
+		return nil
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fieldError(path, "must be an object")
+		}
+		fields := structFields(t)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			f, ok := fields[k]
+			if !ok {
+				return fieldError(joinPath(path, k), "unknown field")
+			}
+			if err := c.check(m[k], f.Type, joinPath(path, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			return fieldError(path, "must be a list")
+		}
+		for i, el := range list {
+			if err := c.check(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		if msg := leafType(v, t.Kind()); msg != "" {
+			return fieldError(path, msg)
+		}
+		if s, ok := v.(string); ok && s == "" {
+			return nil // an empty text means "not given"; the pages ask for it
+		}
+		if r := ruleFor(path); r != nil {
+			if msg := r(v, c.now); msg != "" {
+				return fieldError(path, msg)
+			}
+		}
+		return nil
+	}
+}
+
+// leafType checks the JSON type of a leaf value.
+func leafType(v any, kind reflect.Kind) string {
+	switch kind {
+	case reflect.String:
+		s, ok := v.(string)
+		if !ok {
+			return "must be a string"
+		}
+		if len(s) > maxStringLength {
+			return fmt.Sprintf("must be at most %d characters", maxStringLength)
+		}
+	case reflect.Int:
+		n, ok := v.(json.Number)
+		if _, err := n.Int64(); !ok || err != nil {
+			return "must be a whole number"
+		}
+	case reflect.Float64:
+		n, ok := v.(json.Number)
+		if _, err := n.Float64(); !ok || err != nil {
+			return "must be a number"
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return "must be true or false"
+		}
+	}
+	return ""
+}
+
+// structFields maps JSON keys to the fields of t, including the fields of
+// embedded structs.
+func structFields(t reflect.Type) map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			for k, v := range structFields(f.Type) {
+				out[k] = v
+			}
+			continue
+		}
+		if name := jsonName(f); name != "" {
+			out[name] = f
+		}
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// ErrPresignedURLExpired reports an upload to a presigned URL after its
+// lifetime (120 s from the metadata POST or GET file). Fetch a fresh URL with
+// GetFileURL, or post the metadata again, and upload again.
+var ErrPresignedURLExpired = errors.New("upstream: presigned URL has expired")
+
+// Error is a failed call: the upstream's refusal (StatusCode and Message from
+// its answer) or, with StatusCode 0, a request that got no answer (Err).
+type Error struct {
+	Method     string
+	Path       string // path below the base URL, ids included; never a query
+	StatusCode int    // 0 when no answer arrived
+	Message    string // the upstream's message
+	Code       string // the object store's error code, e.g. AccessDenied
+	Err        error  // the transport error when StatusCode is 0
+}
+
+// Error describes the failure without tokens or bodies.
+func (e *Error) Error() string {
+	if e.StatusCode == 0 {
+		return fmt.Sprintf("upstream %s %s: %v", e.Method, e.Path, e.Err)
+	}
+	msg := e.Message
+	if e.Code != "" {
+		msg = e.Code + ": " + msg
+	}
+	return fmt.Sprintf("upstream %s %s: %d %s: %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode), msg)
+}
+
+// Unwrap returns the transport error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrPresignedURLExpired) true for the object
+// store's 403 AccessDenied "Request has expired".
+func (e *Error) Is(target error) bool {
+	return target == ErrPresignedURLExpired && e.expired()
+}
+
+func (e *Error) expired() bool {
+	return e.StatusCode == http.StatusForbidden && e.Code == "AccessDenied" &&
+		strings.Contains(strings.ToLower(e.Message), "request has expired")
+}
+
+// temporaryStatus reports answers worth repeating later unchanged.
+func temporaryStatus(code int) bool {
+	switch code {
+	case http.StatusRequestTimeout, http.StatusTooEarly, http.StatusTooManyRequests,
+		http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// IsTemporary reports whether err may go away if the same call is made
+// again later: no answer (network error or attempt timeout), 408, 425, 429,
+// 500, 502, 503, 504. A cancelled context is not temporary.
+func IsTemporary(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	if e.StatusCode == 0 {
+		return !errors.Is(e.Err, context.Canceled)
+	}
+	return temporaryStatus(e.StatusCode)
+}
+
+// IsPermanent reports whether the upstream refused the call in a way that
+// repeating it unchanged cannot fix (400, 401 after a refresh, 403, 404,
+// 409, 422, an answer that cannot be read). An expired presigned URL is
+// neither permanent nor temporary: it needs a fresh URL.
+func IsPermanent(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.StatusCode != 0 && !temporaryStatus(e.StatusCode) && !e.expired()
+}
