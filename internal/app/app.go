@@ -41,6 +41,9 @@ type Options struct {
 	JobRetryDelay   func(attempt int) time.Duration
 	// Upstream replaces the client built from cfg.Upstream.
 	Upstream *upstream.Client
+	// HashSlots bounds the password hashes computed at once; zero: the
+	// number of CPUs.
+	HashSlots int
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
@@ -86,7 +89,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
-	sessions := auth.NewSessionManager(db.Pool, cfg.SessionIdleTimeout, cfg.SessionLifetime)
+	sessions := auth.NewSessionManager(db.Pool, cfg.SessionLifetime)
 	views, err := view.New(views.FS, viewFuncs(static), sessions, cfg.ResellerName)
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
@@ -94,7 +97,6 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	authService := auth.NewService(db.Gorm, limits, now, log)
 	upstreamClient := opts.Upstream
 	if upstreamClient == nil && cfg.Upstream.BaseURL != "" {
 		if upstreamClient, err = NewUpstreamClient(cfg.Upstream, log, now); err != nil {
@@ -112,6 +114,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
 	}
 	sealer := applications.NewSealer(ring)
+	authService := auth.NewService(db.Gorm, auth.Options{
+		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: opts.HashSlots,
+	})
 
 	// Background jobs: every worker is registered here, before the caller
 	// starts the queue.
@@ -148,7 +153,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Static:       static,
 		Registry:     registry,
 		AuthService:  authService,
-		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}),
+		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}, cfg.SessionIdleTimeout),
 		Pricing:      pricing.NewHandlers(pricingService, views),
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
 		Webhook:      applications.NewWebhookHandler(applications.NewUpstreamStatusRecorder(db.Pool, now), cfg.Upstream.WebhookToken, log),

@@ -147,11 +147,8 @@ func (h *Handlers) AcceptInvitation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := StartSession(c, h.sessions, u); err != nil {
-		return err
-	}
 	h.views.Flash(c, "success", "Welcome! Your password is set.")
-	return c.Redirect(http.StatusSeeOther, "/")
+	return h.passwordAccepted(c, u, "/")
 }
 
 type invitationPage struct {

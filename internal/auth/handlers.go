@@ -22,6 +22,8 @@ type Handlers struct {
 	sessions    *scs.SessionManager
 	views       *view.Renderer
 	invitations InvitationSender
+	// idle is the idle limit of sessions of people who need no MFA.
+	idle time.Duration
 }
 
 // InvitationSender delivers an invitation link to a new user (the portal sends
@@ -30,9 +32,11 @@ type InvitationSender interface {
 	SendInvitation(ctx context.Context, inviter, invitee *models.User, token string, expires time.Time) error
 }
 
-// NewHandlers returns the sign-in and user admin handlers.
-func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer, invitations InvitationSender) *Handlers {
-	return &Handlers{service: service, sessions: sessions, views: views, invitations: invitations}
+// NewHandlers returns the sign-in and user admin handlers. idle is the idle
+// limit of sessions of people who need no MFA (those who do get
+// StrictIdleTimeout at most).
+func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer, invitations InvitationSender, idle time.Duration) *Handlers {
+	return &Handlers{service: service, sessions: sessions, views: views, invitations: invitations, idle: idle}
 }
 
 type loginPage struct {
@@ -55,7 +59,16 @@ func (h *Handlers) Login(c echo.Context) error {
 	page := loginPage{Email: email, Next: safeNext(c.FormValue("next"))}
 	user, err := h.service.Authenticate(c.Request().Context(), email, c.FormValue("password"), c.RealIP())
 	var throttled *ThrottledError
+	var busy *ErrBusy
 	switch {
+	case errors.As(err, &busy):
+		page.Error = busy.Error()
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(busy.RetryAfter().Seconds())))
+		status := http.StatusServiceUnavailable
+		if busy.PerAddress {
+			status = http.StatusTooManyRequests
+		}
+		return h.views.Page(c, status, "auth/login", "Sign in", page)
 	case errors.As(err, &throttled):
 		page.Error = throttled.Error()
 		c.Response().Header().Set("Retry-After", retryAfterSeconds(throttled))
@@ -66,10 +79,7 @@ func (h *Handlers) Login(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	if err := StartSession(c, h.sessions, user); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, page.Next)
+	return h.passwordAccepted(c, user, page.Next)
 }
 
 // Logout ends the session.
@@ -108,7 +118,11 @@ func (h *Handlers) ChangePassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := StartSession(c, h.sessions, fresh); err != nil {
+	required, err := h.service.MFARequired(c.Request().Context(), fresh)
+	if err != nil {
+		return err
+	}
+	if err := h.startSession(c, fresh, required); err != nil {
 		return err
 	}
 	h.views.Flash(c, "success", "Your password was changed. Other sessions were signed out.")

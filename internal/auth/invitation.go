@@ -127,7 +127,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, confirm
 		if len(errs) > 0 {
 			return &ValidationError{Fields: errs}
 		}
-		hash, err := HashPassword(password)
+		hash, err := s.hashPassword(ctx, password)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,9 @@ package auth
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
@@ -11,26 +13,53 @@ import (
 	"github.com/payportal/portal/internal/view"
 )
 
+// IdleSignOutMessage is shown at sign-in after a session ended for being idle.
+const IdleSignOutMessage = "You were signed out after %d minutes without activity. Sign in again to continue."
+
 // LoadUser puts the signed-in user on the request when the session names an
-// active user whose session version still matches. A deactivated user, or one
-// whose password was reset, is signed out on their very next request.
-func LoadUser(sm *scs.SessionManager, users *Store) echo.MiddlewareFunc {
+// active user whose session version still matches and whose idle limit has
+// not passed. A deactivated user, or one whose password was reset, is signed
+// out on their very next request. The time of the last request is written
+// at most once a minute, so reading pages does not write the session.
+func (s *Service) LoadUser(sm *scs.SessionManager) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			id, version, ok := sessionUser(c, sm)
 			if !ok {
 				return next(c)
 			}
-			u, err := users.ByID(c.Request().Context(), id)
+			ctx := c.Request().Context()
+			now := s.now()
+			idle := time.Duration(sm.GetInt(ctx, sessionIdle)) * time.Second
+			seen := time.Unix(sm.GetInt64(ctx, sessionSeen), 0)
+			if idle <= 0 || now.Sub(seen) > idle {
+				// Sign out of the session, with a new token, and say why at
+				// the sign-in page. (A session without an idle limit dates
+				// from before limits were per user: it signs in again.)
+				if err := sm.Clear(ctx); err != nil {
+					return err
+				}
+				if err := sm.RenewToken(ctx); err != nil {
+					return err
+				}
+				if idle > 0 {
+					sm.Put(ctx, "flashes", []view.Flash{{Kind: "info", Message: fmt.Sprintf(IdleSignOutMessage, int(idle/time.Minute))}})
+				}
+				return next(c)
+			}
+			u, err := s.users.ByID(ctx, id)
 			switch {
 			case errors.Is(err, models.ErrNotFound):
 			case err != nil:
 				return err
 			case u.Active && u.SessionVersion == version:
+				if now.Sub(seen) >= seenGranularity {
+					sm.Put(ctx, sessionSeen, now.Unix())
+				}
 				view.SetUser(c, u)
 				return next(c)
 			}
-			if err := sm.Destroy(c.Request().Context()); err != nil {
+			if err := sm.Destroy(ctx); err != nil {
 				return err
 			}
 			return next(c)

@@ -15,6 +15,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -39,25 +40,69 @@ func (e *ThrottledError) Error() string {
 
 // Service holds the use cases of users and sign-in.
 type Service struct {
-	users    *Store
-	throttle *throttle
-	now      func() time.Time
-	log      *slog.Logger
+	users     *Store
+	throttle  *throttle
+	gate      *hashGate
+	ring      *fieldcrypt.KeyRing
+	mfaPolicy MFAPolicy
+	issuer    string
+	now       func() time.Time
+	log       *slog.Logger
 	// dummyHash is verified against when the e-mail is unknown, so that a
 	// wrong e-mail takes as long as a wrong password.
 	dummyHash string
 }
 
-// NewService returns the auth service. now is injectable for tests.
-func NewService(db *gorm.DB, limits ThrottleLimits, now func() time.Time, log *slog.Logger) *Service {
+// Options are the settings of the auth service; zero values take defaults.
+type Options struct {
+	// Limits throttle failed sign-ins. Default DefaultThrottleLimits.
+	Limits *ThrottleLimits
+	// HashSlots bounds the password hashes computed at once (default: the
+	// number of CPUs).
+	HashSlots int
+	// KeyRing seals MFA secrets. Without one, MFA cannot be set up.
+	KeyRing *fieldcrypt.KeyRing
+	// MFAPolicy says who must use MFA. Default AdminsNeedMFA.
+	MFAPolicy MFAPolicy
+	// Issuer names the portal in authenticator apps.
+	Issuer string
+	// Now is the clock (tests inject one). Default time.Now.
+	Now func() time.Time
+	Log *slog.Logger
+}
+
+// NewService returns the auth service.
+func NewService(db *gorm.DB, opts Options) *Service {
 	dummy, _ := HashPassword(GeneratePassword())
-	return &Service{users: NewStore(db), throttle: &throttle{db: db, limits: limits}, now: now, log: log, dummyHash: dummy}
+	limits := DefaultThrottleLimits
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
+	s := &Service{users: NewStore(db), throttle: &throttle{db: db, limits: limits}, gate: newHashGate(opts.HashSlots),
+		ring: opts.KeyRing, mfaPolicy: opts.MFAPolicy, issuer: opts.Issuer, now: opts.Now, log: opts.Log, dummyHash: dummy}
+	if s.mfaPolicy == nil {
+		s.mfaPolicy = AdminsNeedMFA
+	}
+	if s.issuer == "" {
+		s.issuer = "Portal"
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s
 }
 
 // Users exposes the user store for read-only lookups.
 func (s *Service) Users() *Store { return s.users }
 
-// Authenticate checks an e-mail and password from clientIP.
+// Authenticate checks an e-mail and password from clientIP. The attempt is
+// counted as a failure before the password is hashed (and forgotten on
+// success), so a burst of attempts is throttled without costing a hash
+// each; and only a bounded number of hashes run at once: past that the
+// answer is *ErrBusy, at once.
 func (s *Service) Authenticate(ctx context.Context, email, password, clientIP string) (*models.User, error) {
 	now := s.now()
 	wait, err := s.throttle.retryAfter(ctx, email, clientIP, now)
@@ -67,6 +112,15 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientIP st
 	if wait > 0 {
 		return nil, &ThrottledError{RetryAfter: wait}
 	}
+	release, err := s.gate.try(clientIP)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	attempt, err := s.throttle.recordAttempt(ctx, email, clientIP, now)
+	if err != nil {
+		return nil, err
+	}
 	user, err := s.users.ByEmail(ctx, email)
 	if err != nil && !errors.Is(err, models.ErrNotFound) {
 		return nil, err
@@ -75,20 +129,46 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientIP st
 	if err == nil {
 		hash = user.PasswordHash
 	}
+	if s.gate.onHash != nil {
+		s.gate.onHash()
+	}
 	ok, verr := VerifyPassword(hash, password)
 	if verr != nil {
 		s.log.Error("password hash unreadable", "user_id", user.ID, "err", verr)
 	}
 	if err != nil || !ok || !user.Active {
-		if ferr := s.throttle.recordFailure(ctx, email, clientIP, now); ferr != nil {
-			return nil, ferr
-		}
 		return nil, ErrInvalidCredentials
 	}
-	if err := s.throttle.forgetAccount(ctx, email); err != nil {
+	if err := s.throttle.forgetSuccess(ctx, email, attempt); err != nil {
 		return nil, err
 	}
 	return user, nil
+}
+
+// checkPassword verifies a signed-in user's password within the hashing
+// bound.
+func (s *Service) checkPassword(ctx context.Context, encoded, password string) (bool, error) {
+	release, err := s.gate.wait(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	ok, _ := VerifyPassword(encoded, password)
+	return ok, nil
+}
+
+// hashPassword hashes a new password within the hashing bound, waiting for
+// a slot (only signed-in users and invited users with a valid link get here).
+func (s *Service) hashPassword(ctx context.Context, password string) (string, error) {
+	release, err := s.gate.wait(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	if s.gate.onHash != nil {
+		s.gate.onHash()
+	}
+	return HashPassword(password)
 }
 
 // NewUser is what an admin or a script supplies to create a user.
@@ -131,7 +211,7 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, str
 	if len(errs) > 0 {
 		return nil, "", &ValidationError{Fields: errs}
 	}
-	hash, err := HashPassword(in.Password)
+	hash, err := s.hashPassword(ctx, in.Password)
 	if err != nil {
 		return nil, "", err
 	}
@@ -162,7 +242,7 @@ func (s *Service) SetActive(ctx context.Context, actor *models.User, id uuid.UUI
 // the next sign-in, and ends the user's sessions.
 func (s *Service) ResetPassword(ctx context.Context, id uuid.UUID) (string, error) {
 	password := GeneratePassword()
-	hash, err := HashPassword(password)
+	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
 		return "", err
 	}
@@ -175,7 +255,9 @@ func (s *Service) ResetPassword(ctx context.Context, id uuid.UUID) (string, erro
 // ChangePassword replaces a user's own password after checking the current one.
 func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, next, confirm string) error {
 	errs := FieldErrors{}
-	if ok, _ := VerifyPassword(u.PasswordHash, current); !ok {
+	if ok, err := s.checkPassword(ctx, u.PasswordHash, current); err != nil {
+		return err
+	} else if !ok {
 		errs["current_password"] = "This is not your current password."
 	}
 	if msg := CheckPasswordStrength(next, u.Email); msg != "" {
@@ -189,7 +271,7 @@ func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, n
 	if len(errs) > 0 {
 		return &ValidationError{Fields: errs}
 	}
-	hash, err := HashPassword(next)
+	hash, err := s.hashPassword(ctx, next)
 	if err != nil {
 		return err
 	}

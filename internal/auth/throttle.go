@@ -64,6 +64,22 @@ func (t *throttle) retryAfter(ctx context.Context, email, ip string, now time.Ti
 	return max(wait, 0), nil
 }
 
+// recordAttempt counts a sign-in attempt as a failure before the password
+// is checked, and returns its row id for forgetSuccess.
+func (t *throttle) recordAttempt(ctx context.Context, email, ip string, now time.Time) (int64, error) {
+	var id int64
+	err := t.db.WithContext(ctx).Raw(
+		"INSERT INTO login_failures (account_key, client_ip, created_at) VALUES (?, ?, ?) RETURNING id",
+		accountKey(email), ip, now).Scan(&id).Error
+	return id, err
+}
+
+// forgetSuccess removes a successful attempt and the account's earlier
+// failures.
+func (t *throttle) forgetSuccess(ctx context.Context, email string, attempt int64) error {
+	return t.db.WithContext(ctx).Exec("DELETE FROM login_failures WHERE id = ? OR account_key = ?", attempt, accountKey(email)).Error
+}
+
 func (t *throttle) recordFailure(ctx context.Context, email, ip string, now time.Time) error {
 	return t.db.WithContext(ctx).Exec(
 		"INSERT INTO login_failures (account_key, client_ip, created_at) VALUES (?, ?, ?)",

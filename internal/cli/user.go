@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/models"
@@ -29,7 +28,7 @@ func (e env) user(ctx context.Context, args []string) error {
 		return err
 	}
 	defer db.Close()
-	svc := auth.NewService(db.Gorm, auth.DefaultThrottleLimits, time.Now, log)
+	svc := auth.NewService(db.Gorm, auth.Options{Log: log})
 	u, password, err := svc.CreateUser(ctx, auth.NewUser{Email: *email, Name: *name, Role: models.Role(*role)})
 	var verr *auth.ValidationError
 	if errors.As(err, &verr) {

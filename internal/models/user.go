@@ -39,13 +39,22 @@ type User struct {
 	Active             bool
 	MustChangePassword bool
 	SessionVersion     int
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	DeactivatedAt      *time.Time
+	// MFASecret is the TOTP secret sealed with the key ring; MFAEnabledAt is
+	// set once the user proved they hold it (until then the secret is only
+	// offered for enrolment). MFALastStep is the newest accepted time step.
+	MFASecret     *string
+	MFAEnabledAt  *time.Time
+	MFALastStep   int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	DeactivatedAt *time.Time
 }
 
 // IsAdmin reports whether the user holds the admin role.
 func (u *User) IsAdmin() bool { return u != nil && u.Role == RoleAdmin }
+
+// MFAEnabled reports whether the user signs in with a second factor.
+func (u *User) MFAEnabled() bool { return u != nil && u.MFAEnabledAt != nil }
 
 // DisplayName is the name to show, falling back to the e-mail address.
 func (u *User) DisplayName() string {

@@ -25,7 +25,7 @@ func TestBrowserPricingModelOfferedThenArchived(t *testing.T) {
 	defer cancelAdmin()
 	rep, cancelRep := context.WithTimeout(browser.New(t), 90*time.Second)
 	defer cancelRep()
-	browser.SignIn(t, admin, env.URL, "admin@example.com", adminPW)
+	browser.SignIn(t, admin, env.URL, "admin@example.com", adminPW, env.TOTP(t, "admin@example.com"))
 	browser.SignIn(t, rep, env.URL, "rep@example.com", repPW)
 
 	err := chromedp.Do(admin,

@@ -32,6 +32,9 @@ func TestBrowserAdminCreatesModelWithTheKeyboard(t *testing.T) {
 		chromedp.Navigate(env.URL+"/login"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="email"]`), "admin@example.com"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="password"]`), pw+"\r"),
+		// Admins sign in in two steps: the authenticator's code comes next.
+		chromedp.WaitVisible(chromedp.ID("code")),
+		chromedp.SendKeys(chromedp.ID("code"), env.TOTP(t, "admin@example.com")()+"\r"),
 		chromedp.WaitVisible(chromedp.CSS(`nav a[href="/admin/pricing"]`)),
 		chromedp.Navigate(env.URL+"/admin/pricing/new"),
 		chromedp.WaitVisible(chromedp.ID("pm-name")),

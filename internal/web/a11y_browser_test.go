@@ -35,7 +35,7 @@ func TestBrowserPagesPassAccessibilityAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("sign-in page", chromedp.WaitVisible(chromedp.ID("email")))
-	browser.SignIn(t, ctx, env.URL, "admin@example.com", adminPW)
+	browser.SignIn(t, ctx, env.URL, "admin@example.com", adminPW, env.TOTP(t, "admin@example.com"))
 	audit("dashboard", chromedp.WaitVisible(chromedp.ID("new-application")))
 
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("new-application"))); err != nil {

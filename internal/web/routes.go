@@ -25,6 +25,13 @@ func routes(e *echo.Echo, d Deps) {
 	site.GET("/login", d.Auth.ShowLogin)
 	site.POST("/login", d.Auth.Login)
 	site.POST("/logout", d.Auth.Logout)
+	// The second step of signing in: the code of an authenticator app, or
+	// setting one up when the role requires it. The session's checked
+	// password is the key.
+	site.GET("/login/mfa", d.Auth.ShowSecondFactor)
+	site.POST("/login/mfa", d.Auth.SecondFactor)
+	site.GET("/login/mfa/setup", d.Auth.ShowMFASetup)
+	site.POST("/login/mfa/setup", d.Auth.ConfirmMFASetup)
 	// An invited user's one-time link to choose a password: the token is the key.
 	site.GET("/invite/:token", d.Auth.ShowInvitation)
 	site.POST("/invite/:token", d.Auth.AcceptInvitation)
@@ -34,6 +41,11 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.GET("/", d.Applications.List)
 	signedIn.GET("/account/password", d.Auth.ShowChangePassword)
 	signedIn.POST("/account/password", d.Auth.ChangePassword)
+	signedIn.GET("/account/security", d.Auth.ShowSecurity)
+	signedIn.GET("/account/security/setup", d.Auth.ShowMFASetup)
+	signedIn.POST("/account/security/setup", d.Auth.ConfirmMFASetup)
+	signedIn.POST("/account/security/recovery-codes", d.Auth.RegenerateRecoveryCodes)
+	signedIn.POST("/account/security/turn-off", d.Auth.TurnOffMFA)
 
 	// Applications: every handler loads the application through LoadVisible or
 	// LoadEditable, so another rep's application is 404 on every route. Reveal,
@@ -70,6 +82,7 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/users/:id/deactivate", d.Auth.DeactivateUser)
 	admin.POST("/users/:id/reactivate", d.Auth.ReactivateUser)
 	admin.POST("/users/:id/reset-password", d.Auth.ResetUserPassword)
+	admin.POST("/users/:id/reset-mfa", d.Auth.ResetUserMFA)
 	admin.GET("/pricing", d.Pricing.List)
 	admin.GET("/pricing/new", d.Pricing.New)
 	admin.POST("/pricing", d.Pricing.Create)

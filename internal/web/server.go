@@ -74,7 +74,7 @@ func New(d Deps) *echo.Echo {
 func sessionStack(d Deps) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{
 		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
-		auth.LoadUser(d.Sessions, d.AuthService.Users()),
+		d.AuthService.LoadUser(d.Sessions),
 		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20),
 	}
 }

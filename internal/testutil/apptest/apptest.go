@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,9 @@ type Env struct {
 	Config *config.Config
 	// Sandbox is the sandbox upstream the portal talks to, with WithSandbox.
 	Sandbox *app.RunningSandbox
+
+	mu         sync.Mutex
+	mfaSecrets map[string]string // lower-case e-mail → TOTP secret
 }
 
 // Option adjusts the environment before the portal is built.
@@ -124,18 +128,77 @@ func New(t testing.TB, opts ...Option) *Env {
 	srv.Config.Handler = a.Handler
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &Env{URL: srv.URL, App: a, DB: db, DBURL: dbURL, Clock: clock, Config: cfg, Sandbox: sb}
+	return &Env{URL: srv.URL, App: a, DB: db, DBURL: dbURL, Clock: clock, Config: cfg, Sandbox: sb, mfaSecrets: map[string]string{}}
 }
 
 // CreateUser adds an active user with a known password and returns both.
+// A user whose role requires two-step sign-in (admins) gets it set up with a
+// secret the environment keeps, so Client.Login and TOTP can answer the
+// code step as a person with an authenticator app would.
 func (e *Env) CreateUser(t testing.TB, email string, role models.Role) (*models.User, string) {
 	t.Helper()
+	ctx := context.Background()
 	password := "correct-horse-battery-" + randomKey()[:6]
-	u, _, err := e.App.Auth.CreateUser(context.Background(), auth.NewUser{Email: email, Name: email, Role: role, Password: password})
+	u, _, err := e.App.Auth.CreateUser(ctx, auth.NewUser{Email: email, Name: email, Role: role, Password: password})
 	if err != nil {
 		t.Fatalf("create user %s: %v", email, err)
 	}
-	return u, password
+	if required, err := e.App.Auth.MFARequired(ctx, u); err != nil || !required {
+		return u, password
+	}
+	e.EnrolMFA(t, u)
+	fresh, err := e.App.Auth.Users().ByID(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fresh, password
+}
+
+// EnrolMFA sets up two-step sign-in for u with a secret the environment
+// keeps (see TOTP).
+func (e *Env) EnrolMFA(t testing.TB, u *models.User) {
+	t.Helper()
+	ctx := context.Background()
+	enr, err := e.App.Auth.BeginEnrolment(ctx, u)
+	if err != nil {
+		t.Fatalf("MFA enrolment of %s: %v", u.Email, err)
+	}
+	secret := strings.ReplaceAll(enr.Secret, " ", "")
+	if _, err := e.App.Auth.ConfirmEnrolment(ctx, u, auth.TOTPCode(secret, e.Clock.Now()), "127.0.0.1"); err != nil {
+		t.Fatalf("MFA enrolment of %s: %v", u.Email, err)
+	}
+	// The enrolment used the current step; free it so the first sign-in of
+	// the test can use the current code.
+	if err := e.DB.Gorm.Exec("UPDATE users SET mfa_last_step = 0 WHERE id = ?", u.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	e.mfaSecrets[strings.ToLower(u.Email)] = secret
+	e.mu.Unlock()
+}
+
+// TOTP returns a function giving the current code of the user's
+// authenticator, for browser sign-ins. Each call moves the clock to the
+// next 30-second step when the current one was used already (a code is
+// good once), as a person would wait for the next code.
+func (e *Env) TOTP(t testing.TB, email string) func() string {
+	return func() string {
+		t.Helper()
+		e.mu.Lock()
+		secret, ok := e.mfaSecrets[strings.ToLower(email)]
+		e.mu.Unlock()
+		if !ok {
+			t.Fatalf("no authenticator secret for %s", email)
+		}
+		var last int64
+		if err := e.DB.Gorm.Raw("SELECT mfa_last_step FROM users WHERE lower(email) = lower(?)", email).Scan(&last).Error; err != nil {
+			t.Fatal(err)
+		}
+		if now := e.Clock.Now(); now.Unix()/30 <= last {
+			e.Clock.Advance(time.Duration((last+1)*30-now.Unix()) * time.Second)
+		}
+		return auth.TOTPCode(secret, e.Clock.Now())
+	}
 }
 
 // Clock is a settable clock for the portal's services.

@@ -14,6 +14,7 @@ import (
 // it remembers the CSRF token of the last page it saw and sends it back.
 type Client struct {
 	t    testing.TB
+	env  *Env
 	base string
 	http *http.Client
 	csrf string
@@ -30,7 +31,7 @@ type Response struct {
 // Client returns a fresh client with no session.
 func (e *Env) Client(t testing.TB) *Client {
 	jar, _ := cookiejar.New(nil)
-	return &Client{t: t, base: e.URL, http: &http.Client{
+	return &Client{t: t, env: e, base: e.URL, http: &http.Client{
 		Jar: jar,
 		// Redirects are returned, not followed, so tests can assert on them.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -67,6 +68,21 @@ func (c *Client) PostFormNoToken(path string, values url.Values) Response {
 	return c.Do(http.MethodPost, path, strings.NewReader(values.Encode()), http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 }
 
+// Cookie returns the value of the named cookie the client holds for the
+// portal, or "".
+func (c *Client) Cookie(name string) string {
+	u, err := url.Parse(c.base)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	for _, ck := range c.http.Jar.Cookies(u) {
+		if ck.Name == name {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
 // CSRF returns the remembered CSRF token.
 func (c *Client) CSRF() string { return c.csrf }
 
@@ -99,5 +115,13 @@ func (c *Client) Login(email, password string) {
 	res := c.PostForm("/login", url.Values{"email": {email}, "password": {password}})
 	if res.Status != http.StatusSeeOther {
 		c.t.Fatalf("login as %s: status %d, want 303\n%s", email, res.Status, res.Body)
+	}
+	if res.Location != "/login/mfa" {
+		return
+	}
+	c.Get("/login/mfa")
+	res = c.PostForm("/login/mfa", url.Values{"code": {c.env.TOTP(c.t, email)()}})
+	if res.Status != http.StatusSeeOther {
+		c.t.Fatalf("login as %s, code step: status %d, want 303\n%s", email, res.Status, res.Body)
 	}
 }
