@@ -41,9 +41,6 @@ type Options struct {
 	JobRetryDelay   func(attempt int) time.Duration
 	// Upstream replaces the client built from cfg.Upstream.
 	Upstream *upstream.Client
-	// HashSlots bounds the password hashes computed at once; zero: the
-	// number of CPUs.
-	HashSlots int
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
@@ -115,7 +112,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	}
 	sealer := applications.NewSealer(ring)
 	authService := auth.NewService(db.Gorm, auth.Options{
-		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: opts.HashSlots,
+		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
 	})
 
 	// Background jobs: every worker is registered here, before the caller

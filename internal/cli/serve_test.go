@@ -36,6 +36,11 @@ func env(vars map[string]string) func(string) (string, bool) {
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
+	return freeAddrTB(t)
+}
+
+func freeAddrTB(t testing.TB) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,10 @@ type Config struct {
 	DBMaxConns  int32
 
 	SessionIdleTimeout time.Duration
-	SessionLifetime    time.Duration
+	// PasswordHashConcurrency bounds the password hashes computed at once
+	// (0: the number of CPUs).
+	PasswordHashConcurrency int
+	SessionLifetime         time.Duration
 
 	// EncryptionKeys is the key ring for personal data at rest: "id:base64key,...".
 	EncryptionKeys      string
@@ -132,20 +135,21 @@ func (c *Config) SecureCookies() bool { return c.PublicURL.Scheme == "https" }
 func Load(lookup func(string) (string, bool)) (*Config, error) {
 	r := &reader{lookup: lookup}
 	c := &Config{
-		Env:                 r.oneOf("PORTAL_ENV", "development", "development", "production"),
-		LogLevel:            r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
-		ListenAddr:          r.str("PORTAL_LISTEN_ADDR", "127.0.0.1:8080"),
-		TrustProxy:          r.boolean("PORTAL_TRUST_PROXY", false),
-		DBMaxConns:          int32(r.integer("PORTAL_DB_MAX_CONNS", 20, 4, 500)),
-		SessionIdleTimeout:  r.duration("PORTAL_SESSION_IDLE_TIMEOUT", 30*time.Minute),
-		SessionLifetime:     r.duration("PORTAL_SESSION_LIFETIME", 12*time.Hour),
-		EncryptionKeys:      r.secret("PORTAL_ENCRYPTION_KEYS", ""),
-		EncryptionActiveKey: r.str("PORTAL_ENCRYPTION_ACTIVE_KEY", ""),
-		AdminEmail:          r.str("PORTAL_ADMIN_EMAIL", ""),
-		AdminPassword:       r.secret("PORTAL_ADMIN_PASSWORD", ""),
-		ResellerName:        r.str("PORTAL_RESELLER_NAME", "Acme Payments"),
-		MetricsToken:        r.secret("PORTAL_METRICS_TOKEN", ""),
-		SeedExamples:        r.boolean("PORTAL_SEED_EXAMPLES", false),
+		Env:                     r.oneOf("PORTAL_ENV", "development", "development", "production"),
+		LogLevel:                r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
+		ListenAddr:              r.str("PORTAL_LISTEN_ADDR", "127.0.0.1:8080"),
+		TrustProxy:              r.boolean("PORTAL_TRUST_PROXY", false),
+		DBMaxConns:              int32(r.integer("PORTAL_DB_MAX_CONNS", 20, 4, 500)),
+		SessionIdleTimeout:      r.duration("PORTAL_SESSION_IDLE_TIMEOUT", 30*time.Minute),
+		SessionLifetime:         r.duration("PORTAL_SESSION_LIFETIME", 12*time.Hour),
+		PasswordHashConcurrency: r.integer("PORTAL_PASSWORD_HASH_CONCURRENCY", 0, 0, 1024),
+		EncryptionKeys:          r.secret("PORTAL_ENCRYPTION_KEYS", ""),
+		EncryptionActiveKey:     r.str("PORTAL_ENCRYPTION_ACTIVE_KEY", ""),
+		AdminEmail:              r.str("PORTAL_ADMIN_EMAIL", ""),
+		AdminPassword:           r.secret("PORTAL_ADMIN_PASSWORD", ""),
+		ResellerName:            r.str("PORTAL_RESELLER_NAME", "Acme Payments"),
+		MetricsToken:            r.secret("PORTAL_METRICS_TOKEN", ""),
+		SeedExamples:            r.boolean("PORTAL_SEED_EXAMPLES", false),
 	}
 	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)
 	c.DatabaseURL = r.secret("PORTAL_DATABASE_URL", "")
