@@ -103,8 +103,9 @@ func (e env) printAdmin(email, password string) {
 	}
 	fmt.Fprintf(e.stdout, "\nCreated the first admin user:\n  e-mail:   %s\n", email)
 	if password != "" {
-		fmt.Fprintf(e.stdout, "  password: %s\n  (shown only this once; you will be asked to change it)\n\n", password)
+		fmt.Fprintf(e.stdout, "  password: %s\n  (shown only this once; you will be asked to change it)\n", password)
 	} else {
-		fmt.Fprintf(e.stdout, "  password: the one in PORTAL_ADMIN_PASSWORD\n\n")
+		fmt.Fprintf(e.stdout, "  password: the one in PORTAL_ADMIN_PASSWORD\n")
 	}
+	fmt.Fprintf(e.stdout, "  Admins sign in in two steps: have an authenticator app ready (any TOTP app) to scan\n  the QR code shown at the first sign-in.\n\n")
 }
