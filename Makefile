@@ -26,6 +26,7 @@ help:
 ## into the embedded assets; they are never committed.
 node_modules/.package-lock.json: package.json package-lock.json
 	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm; }
+	@echo "Installing the front-end libraries (htmx, Pico) from npm..."
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
@@ -38,6 +39,7 @@ assets/vendor/pico.min.css: node_modules/.package-lock.json
 assets: $(VENDOR)
 
 build: assets
+	@echo "Building bin/portal (the first build downloads Go modules and takes a few minutes)..."
 	$(GO) build -o bin/portal ./cmd/portal
 
 .data/encryption.key:
@@ -51,8 +53,7 @@ run: build .data/encryption.key
 	fi; \
 	export PORTAL_ENCRYPTION_KEYS_FILE=$${PORTAL_ENCRYPTION_KEYS_FILE:-.data/encryption.key}; \
 	export PORTAL_SEED_EXAMPLES=$${PORTAL_SEED_EXAMPLES:-true}; \
-	echo "Sign in at http://127.0.0.1:8080 with the admin e-mail and password printed below"; \
-	echo "(printed once, at first start; set PORTAL_ADMIN_EMAIL / PORTAL_ADMIN_PASSWORD to choose them)."; \
+	echo "Starting the portal (it prints where to sign in)..."; \
 	exec bin/portal serve
 
 ## Test tools: Chromium for browser tests, versitygw as the S3-compatible server.

@@ -72,6 +72,12 @@ func (e env) serve(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Portal listening on %s\n", cfg.PublicURL)
+	if created {
+		fmt.Fprintf(e.stdout, "Sign in at %s/login with the admin e-mail and password printed above.\n", cfg.PublicURL)
+	} else {
+		fmt.Fprintf(e.stdout, "Sign in at %s/login (the first admin's password was printed at the first start;\n"+
+			"set PORTAL_ADMIN_EMAIL and PORTAL_ADMIN_PASSWORD before the first start to choose them).\n", cfg.PublicURL)
+	}
 	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env)
 
 	errc := make(chan error, 1)

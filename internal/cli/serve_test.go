@@ -88,7 +88,8 @@ func TestServeFinishesInFlightRequestsOnShutdown(t *testing.T) {
 		}), &stdout, &stderr)
 	}()
 	waitReady(t, "http://"+addr+"/readyz", done, &stderr)
-	if !strings.Contains(stdout.String(), "Created the first admin user") || !strings.Contains(stdout.String(), "Portal listening on http://"+addr) {
+	if !strings.Contains(stdout.String(), "Created the first admin user") || !strings.Contains(stdout.String(), "Portal listening on http://"+addr) ||
+		!strings.Contains(stdout.String(), "Sign in at http://"+addr+"/login") {
 		t.Errorf("start-up output:\n%s", stdout.String())
 	}
 
