@@ -19,6 +19,12 @@ import (
 	"github.com/payportal/portal/internal/sandbox/payments"
 )
 
+// optionsT shortens the options' type in tests.
+type optionsT = payments.Options
+
+// jsonArray decodes a JSON array.
+func jsonArray(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
 // adminToken guards the test sandboxes' admin surface.
 const adminToken = "admin-test-token"
 

@@ -38,15 +38,18 @@ const maxAmountCents = 9_999_999
 // and allowed fields, and each field's form. The first fault is answered
 // with 400 naming the field.
 func parseRequest(op *opSpec, body map[string]any) (*request, error) {
+	rawData, ok := body[op.wrapper]
 	for k := range body {
-		if k != op.wrapper {
-			if k == "transactionData" || k == "accountData" {
-				return nil, fieldError(k, "this operation takes its fields in "+op.wrapper)
-			}
+		switch {
+		case k == op.wrapper:
+		case k == "transactionData" || k == "accountData":
+			return nil, fieldError(k, "this operation takes its fields in "+op.wrapper)
+		case !ok:
+			return nil, fieldError(op.wrapper, "is required: the fields go in a "+op.wrapper+" object")
+		default:
 			return nil, unknownField(k)
 		}
 	}
-	rawData, ok := body[op.wrapper]
 	if !ok {
 		return nil, fieldError(op.wrapper, "is required: the fields go in a "+op.wrapper+" object")
 	}
