@@ -22,6 +22,17 @@ import (
 // optionsT shortens the options' type in tests.
 type optionsT = payments.Options
 
+// credentials builds an account's credentials.
+func credentials(oid, token string) kit.PaymentCredentials {
+	return kit.PaymentCredentials{OID: oid, Token: token}
+}
+
+// mustJSON encodes v.
+func mustJSON(v any) string {
+	raw, _ := json.Marshal(v)
+	return string(raw)
+}
+
 // jsonArray decodes a JSON array.
 func jsonArray(raw []byte, v any) error { return json.Unmarshal(raw, v) }
 
