@@ -9,23 +9,27 @@ import (
 )
 
 // Card data is safe by construction: the types below keep their digits
-// behind a pointer to an unexported struct, and every way Go prints or
-// encodes a value (String, Format for every verb, GoString, MarshalJSON,
-// MarshalText, LogValue) shows at most the first six and last four digits
-// of a card number, the last four of a bank account number and nothing of a
-// security code. fmt does not follow a nested pointer, so even a struct
-// printed with %+v that holds one of them in an unexported field shows an
-// address, not digits. Only the wire body reads the digits, through the
+// inside a closure, and every way Go prints or encodes a value (String,
+// Format for every verb, GoString, MarshalJSON, MarshalText, LogValue)
+// shows at most the first six and last four digits of a card number, the
+// last four of a bank account number and nothing of a security code. fmt
+// and every reflection-based printer show a func as an address, so even a
+// struct printed with %+v that holds one of them in an unexported field
+// shows no digit. Only the wire body reads the digits, through the
 // unexported reveal methods.
 
 // ErrInvalidCardData reports card or bank data that cannot be right.
 var ErrInvalidCardData = errors.New("payments: invalid card data")
 
-// secret holds digits out of reach of reflection-based printers.
-type secret struct{ digits string }
+// secret holds digits out of reach of reflection-based printers: no
+// printer calls a func.
+type secret func() string
+
+// hide wraps digits in a secret.
+func hide(digits string) secret { return func() string { return digits } }
 
 // CardNumber is a primary account number (PAN).
-type CardNumber struct{ s *secret }
+type CardNumber struct{ s secret }
 
 // NewCardNumber reads a card number typed by a person: spaces and dashes
 // are dropped; 12 to 19 digits that pass the Luhn check are required.
@@ -41,7 +45,7 @@ func NewCardNumber(typed string) (CardNumber, error) {
 	case !Luhn(d):
 		return CardNumber{}, fmt.Errorf("%w: the card number fails its check digit", ErrInvalidCardData)
 	}
-	return CardNumber{&secret{d}}, nil
+	return CardNumber{hide(d)}, nil
 }
 
 // IsZero reports an unset card number.
@@ -52,7 +56,7 @@ func (c CardNumber) reveal() string {
 	if c.s == nil {
 		return ""
 	}
-	return c.s.digits
+	return c.s()
 }
 
 // First6 returns the issuer identification number (BIN).
@@ -60,7 +64,7 @@ func (c CardNumber) First6() string {
 	if c.s == nil {
 		return ""
 	}
-	return c.s.digits[:6]
+	return c.s()[:6]
 }
 
 // Last4 returns the last four digits.
@@ -68,7 +72,7 @@ func (c CardNumber) Last4() string {
 	if c.s == nil {
 		return ""
 	}
-	return c.s.digits[len(c.s.digits)-4:]
+	return c.s()[len(c.s())-4:]
 }
 
 // Brand names the card scheme from its leading digits ("Visa",
@@ -82,7 +86,7 @@ func (c CardNumber) Masked() string {
 	if c.s == nil {
 		return ""
 	}
-	d := c.s.digits
+	d := c.s()
 	return d[:6] + strings.Repeat("*", len(d)-10) + d[len(d)-4:]
 }
 
@@ -107,7 +111,7 @@ func (c CardNumber) MarshalText() ([]byte, error) { return []byte(c.Masked()), n
 func (c CardNumber) LogValue() slog.Value { return slog.StringValue(c.Masked()) }
 
 // SecurityCode is a card security code (CVV2, CVC2, CID). It never prints.
-type SecurityCode struct{ s *secret }
+type SecurityCode struct{ s secret }
 
 // redactedCode is what a security code prints as.
 const redactedCode = "***"
@@ -118,7 +122,7 @@ func NewSecurityCode(typed string) (SecurityCode, error) {
 	if !allDigits(d) || len(d) < 3 || len(d) > 4 {
 		return SecurityCode{}, fmt.Errorf("%w: a security code has 3 or 4 digits", ErrInvalidCardData)
 	}
-	return SecurityCode{&secret{d}}, nil
+	return SecurityCode{hide(d)}, nil
 }
 
 // IsZero reports an unset security code.
@@ -131,7 +135,7 @@ func (c SecurityCode) reveal() string {
 	if c.s == nil {
 		return ""
 	}
-	return c.s.digits
+	return c.s()
 }
 
 func (c SecurityCode) masked() string {
@@ -161,7 +165,7 @@ func (c SecurityCode) LogValue() slog.Value { return slog.StringValue(c.masked()
 
 // BankAccountNumber is a bank (ACH) account number. It prints its last four
 // digits only.
-type BankAccountNumber struct{ s *secret }
+type BankAccountNumber struct{ s secret }
 
 // NewBankAccountNumber reads an account number of 3 to 17 digits (spaces
 // and dashes dropped).
@@ -170,7 +174,7 @@ func NewBankAccountNumber(typed string) (BankAccountNumber, error) {
 	if !allDigits(d) || len(d) < 3 || len(d) > 17 {
 		return BankAccountNumber{}, fmt.Errorf("%w: a bank account number has 3 to 17 digits", ErrInvalidCardData)
 	}
-	return BankAccountNumber{&secret{d}}, nil
+	return BankAccountNumber{hide(d)}, nil
 }
 
 // IsZero reports an unset account number.
@@ -180,7 +184,7 @@ func (a BankAccountNumber) reveal() string {
 	if a.s == nil {
 		return ""
 	}
-	return a.s.digits
+	return a.s()
 }
 
 // Last4 returns the last four digits (fewer for a shorter number).
