@@ -13,8 +13,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -58,8 +58,11 @@ func New(env kit.Env, opts Options) (*Area, error) {
 	if err != nil {
 		return nil, err
 	}
-	if env.Store == nil || env.Clock == nil || env.Faults == nil || env.Log == nil {
-		return nil, errors.New("payments sandbox: the environment needs a store, a clock, faults and a logger")
+	if env.Store == nil || env.Clock == nil || env.Faults == nil {
+		return nil, errors.New("payments sandbox: the environment needs a store, a clock and faults")
+	}
+	if env.Log == nil {
+		env.Log = slog.New(slog.DiscardHandler)
 	}
 	a := &Area{env: env, opts: opts, limiter: newLimiter(opts.RateLimit, opts.RateWindow, opts.WallClock)}
 	if err := env.Store.Buckets(bucketMeta, bucketAccounts, bucketByApp, bucketTransactions, bucketByExternal,
@@ -130,6 +133,3 @@ func (a *Area) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+adm+"settle", g.Wrap(same(a.handleAdminSettleJSON)))
 	mux.HandleFunc("POST "+adm+"transactions/{id}/achReturn", g.Wrap(same(a.handleAdminReturnJSON)))
 }
-
-// trimOID cuts an "oid/" prefix from a key.
-func trimOID(key, oid string) string { return strings.TrimPrefix(key, oid+"/") }
