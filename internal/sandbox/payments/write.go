@@ -227,8 +227,13 @@ type bodyRecorder struct {
 	body   []byte
 }
 
+// Header returns the recorded header.
 func (b *bodyRecorder) Header() http.Header { return b.header }
-func (b *bodyRecorder) WriteHeader(s int)   { b.status = s }
+
+// WriteHeader records the status.
+func (b *bodyRecorder) WriteHeader(s int) { b.status = s }
+
+// Write records the body.
 func (b *bodyRecorder) Write(p []byte) (int, error) {
 	b.body = append(b.body, p...)
 	return len(p), nil

@@ -73,15 +73,22 @@ func (c *Client) write(ctx context.Context, acct Account, op, sub string, ref Re
 	defer clear(payload) // the body held card digits: wipe them once sent
 	key := or(ref.IdempotencyKey, ref.ExternalTransactionID)
 	path := "/orgs/" + url.PathEscape(acct.OID) + "/" + sub
+	mayHaveActed := false // an attempt was sent and its answer lost
+	unknown := func(last error) error {
+		return &UnknownOutcomeError{Op: op, ExternalTransactionID: ref.ExternalTransactionID, Last: last}
+	}
 	for send := 1; ; send++ {
 		res := c.attempt(ctx, attemptSpec{op: op, method: http.MethodPut, path: path, payload: payload,
 			token: acct.Token, key: key, n: send})
 		if res.err == nil {
 			return res.txn, nil
 		}
+		if res.sent && res.verdict() != refused && res.status != http.StatusTooManyRequests {
+			mayHaveActed = true
+		}
 		if ctx.Err() != nil {
-			if res.sent {
-				return nil, &UnknownOutcomeError{Op: op, ExternalTransactionID: ref.ExternalTransactionID, Last: ctx.Err()}
+			if mayHaveActed {
+				return nil, unknown(ctx.Err())
 			}
 			return nil, fmt.Errorf("payments %s: %w", op, ctx.Err())
 		}
@@ -95,18 +102,25 @@ func (c *Client) write(ctx context.Context, acct Account, op, sub string, ref Re
 			if err == nil {
 				return t, nil
 			}
-			if !errors.Is(err, ErrNotFound) || send >= c.cfg.MaxAttempts {
-				last := res.err
-				if !errors.Is(err, ErrNotFound) {
-					last = err
-				}
-				return nil, &UnknownOutcomeError{Op: op, ExternalTransactionID: ref.ExternalTransactionID, Last: last}
+			if !errors.Is(err, ErrNotFound) {
+				return nil, unknown(err)
+			}
+			if send >= c.cfg.MaxAttempts {
+				return nil, unknown(res.err)
 			}
 		default:
+			if mayHaveActed {
+				// An earlier attempt's fate is unknown and this one was
+				// refused (e.g. 422): still say unknown, never failed.
+				return nil, unknown(res.err)
+			}
 			return nil, res.err
 		}
 		if err := c.wait(ctx, op, path, send, res); err != nil {
-			return nil, &UnknownOutcomeError{Op: op, ExternalTransactionID: ref.ExternalTransactionID, Last: err}
+			if mayHaveActed {
+				return nil, unknown(err)
+			}
+			return nil, fmt.Errorf("payments %s: %w", op, err)
 		}
 	}
 }
