@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,16 @@ type adminPage struct {
 var pageFuncs = template.FuncMap{
 	"money": money,
 	"utc":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") },
+	"dur": func(d time.Duration) string {
+		if d >= 24*time.Hour && d%(24*time.Hour) == 0 {
+			return strconv.Itoa(int(d/(24*time.Hour))) + " days"
+		}
+		if d%time.Minute == 0 {
+			return strconv.Itoa(int(d/time.Minute)) + " minutes"
+		}
+		return d.String()
+	},
+	"last4": func(s string) int { return max(len(s)-4, 0) },
 	"short": func(id string) string {
 		if len(id) > 12 {
 			return id[:12] + "…"

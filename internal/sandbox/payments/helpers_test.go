@@ -79,6 +79,7 @@ func newEnv(t *testing.T, mutate func(*payments.Options)) *env {
 	}
 	mux := http.NewServeMux()
 	e.area.Mount(mux)
+	mux.HandleFunc("GET "+kit.StylesheetPath, kit.ServeStylesheet) // the server's, for the page tests
 	e.ts = httptest.NewServer(mux)
 	t.Cleanup(func() {
 		e.ts.Close()
