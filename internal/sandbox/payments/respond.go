@@ -1,0 +1,114 @@
+package payments
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
+)
+
+// apiError is a refusal, written as {"message": "...", "field": "..."}:
+// message is always there and starts with the field at fault when there
+// is one; field repeats that field's path on its own. It never holds a
+// value the caller sent.
+type apiError struct {
+	Status     int           `json:"-"`
+	Message    string        `json:"message"`
+	Field      string        `json:"field,omitempty"`
+	RetryAfter time.Duration `json:"-"`
+	Allow      string        `json:"-"`
+}
+
+// Error returns the message.
+func (e *apiError) Error() string { return e.Message }
+
+// fieldError is a 400 naming the field at fault.
+func fieldError(path, msg string) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Field: path, Message: path + ": " + msg}
+}
+
+// newError is a refusal with a status and a message.
+func newError(status int, format string, args ...any) *apiError {
+	return &apiError{Status: status, Message: fmt.Sprintf(format, args...)}
+}
+
+// writeError answers err in the API's error shape; anything but an
+// *apiError is a 500 that says nothing more.
+func writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = newError(http.StatusInternalServerError, "internal error")
+	}
+	if ae.RetryAfter > 0 {
+		secs := int((ae.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	}
+	if ae.Allow != "" {
+		w.Header().Set("Allow", ae.Allow)
+	}
+	if ae.Status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="virtualterminal", error="invalid_token"`)
+	}
+	kit.WriteJSON(w, ae.Status, ae)
+}
+
+// envelope wraps an answer as the API sends it.
+type envelope struct {
+	TransactionResponse answer `json:"transactionResponse"`
+}
+
+// encodeAnswer renders an answer's body.
+func encodeAnswer(a answer) []byte {
+	raw, _ := json.Marshal(envelope{TransactionResponse: a})
+	return append(raw, '\n')
+}
+
+// writeRaw writes a stored JSON body.
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// maxBody bounds request bodies.
+const maxBody = 64 << 10
+
+// readBody reads a JSON object sent as application/json, numbers kept as
+// json.Number.
+func readBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return nil, newError(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, newError(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", maxBody)
+		}
+		return nil, newError(http.StatusBadRequest, "could not read the body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		// The decoder's message can quote the body: say only where.
+		return nil, newError(http.StatusBadRequest, "the body is not valid JSON")
+	}
+	if dec.More() {
+		return nil, newError(http.StatusBadRequest, "the body must hold one JSON object")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, newError(http.StatusBadRequest, "the body must be a JSON object")
+	}
+	return m, nil
+}
