@@ -1,0 +1,15 @@
+// Package terminals is the typed client of the upstream terminal cloud API
+// (area C of the specification): a location's configuration and device
+// list, the launch of a transaction on a named terminal, and the reading of
+// its result, with a Poller that follows hundreds of launched transactions
+// from one loop. It knows nothing of the portal's domain.
+//
+// A launch prompts a cardholder on a real device, so the client never
+// repeats one unless the cloud certainly did not receive it (the request
+// was not fully written, or the cloud answered 429). A launch whose answer
+// was lost is reported as ErrOutcomeUnknown: the caller asks the user what
+// the terminal showed, and may send the same request again only on the
+// user's word, when the terminal's duplicate detection (same
+// TransactionRef, amount and card as the previous transaction) answers with
+// the previous approval instead of charging twice.
+package terminals
