@@ -12,7 +12,10 @@ import (
 // without sleeping.
 type Clock interface {
 	Now() time.Time
-	NewTimer(d time.Duration) Timer
+	// NewTimerAt returns a timer that fires when the clock reaches
+	// deadline (at once when it has). Deadlines are absolute so that a
+	// clock moved while a timer is being made cannot delay it.
+	NewTimerAt(deadline time.Time) Timer
 }
 
 // Timer fires once on C after its duration, unless stopped.
@@ -28,8 +31,10 @@ type SystemClock struct{}
 // Now returns the current time.
 func (SystemClock) Now() time.Time { return time.Now() }
 
-// NewTimer returns a timer of the time package.
-func (SystemClock) NewTimer(d time.Duration) Timer { return systemTimer{time.NewTimer(d)} }
+// NewTimerAt returns a timer of the time package.
+func (SystemClock) NewTimerAt(deadline time.Time) Timer {
+	return systemTimer{time.NewTimer(time.Until(deadline))}
+}
 
 type systemTimer struct{ t *time.Timer }
 
@@ -41,7 +46,7 @@ func sleep(ctx context.Context, clock Clock, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := clock.NewTimer(d)
+	t := clock.NewTimerAt(clock.Now().Add(d))
 	defer t.Stop()
 	select {
 	case <-t.C():
@@ -74,12 +79,12 @@ func (c *ManualClock) Now() time.Time {
 	return c.now
 }
 
-// NewTimer returns a timer that fires when the clock reaches now+d.
-func (c *ManualClock) NewTimer(d time.Duration) Timer {
+// NewTimerAt returns a timer that fires when the clock reaches deadline.
+func (c *ManualClock) NewTimerAt(deadline time.Time) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &manualTimer{clock: c, at: c.now.Add(d), ch: make(chan time.Time, 1)}
-	if d <= 0 {
+	t := &manualTimer{clock: c, at: deadline, ch: make(chan time.Time, 1)}
+	if !deadline.After(c.now) {
 		t.ch <- c.now
 		return t
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -103,6 +104,33 @@ func (e *env) drive(done <-chan struct{}, step time.Duration) {
 			return
 		}
 		e.clock.Advance(step)
+	}
+}
+
+// drivePoller advances the clock by step each time p waits on it with no
+// read in flight, until done is closed, so that simulated time never
+// passes during a read and the results' lag measures the schedule alone.
+func (e *env) drivePoller(p *terminals.Poller, done <-chan struct{}, step time.Duration) {
+	for {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			select {
+			case <-done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := e.clock.WaitForTimers(ctx, 1)
+		cancel()
+		if err != nil {
+			return
+		}
+		for p.InFlight() > 0 {
+			runtime.Gosched()
+		}
+		if e.clock.Timers() > 0 {
+			e.clock.Advance(step)
+		}
 	}
 }
 

@@ -144,6 +144,13 @@ func (p *Poller) Forget(uniqueTransID string) bool {
 	return true
 }
 
+// InFlight returns how many reads are running (for a metrics gauge).
+func (p *Poller) InFlight() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.inFlight
+}
+
 // Watching returns how many transactions are followed.
 func (p *Poller) Watching() int {
 	p.mu.Lock()
@@ -211,11 +218,7 @@ func (p *Poller) Run(ctx context.Context) error {
 		var timer Timer
 		var fire <-chan time.Time
 		if !due.IsZero() {
-			timer = p.clock.NewTimer(due.Sub(now))
-			if !p.clock.Now().Before(due) {
-				timer.Stop()
-				continue
-			}
+			timer = p.clock.NewTimerAt(due)
 			fire = timer.C()
 		}
 		select {
