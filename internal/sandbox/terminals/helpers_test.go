@@ -103,7 +103,7 @@ func (h *harness) do(t *testing.T, method, path string, body any, headers ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	raw, _ := io.ReadAll(resp.Body)
 	return answer{status: resp.StatusCode, header: resp.Header, body: raw}
 }

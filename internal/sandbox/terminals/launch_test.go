@@ -94,7 +94,7 @@ func TestInjectedFaults(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/transaction.json",
 		strings.NewReader(`{"Action":"Transaction","TestMode":true,"LocationId":"`+h.location()+`","DeviceName":"EMULATOR","Data":{"TransactionType":"CreditSale","Amount":"10.00"}}`))
 	if resp, err := http.DefaultClient.Do(req); err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		t.Fatalf("act-then-drop answered %d", resp.StatusCode)
 	}
 	txs := h.admin(t, http.MethodGet, "/transactions", nil).body

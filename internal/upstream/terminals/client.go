@@ -158,7 +158,7 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte, n int) at
 		e.sent = sent.Load()
 		return attemptResult{err: e, sent: e.sent}
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	res := attemptResult{status: resp.StatusCode, sent: true}
 	env, derr := decodeEnvelope(io.LimitReader(resp.Body, maxAnswer))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))

@@ -181,7 +181,7 @@ func (e *env) admin(t *testing.T, method, path string, body, out any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode >= 300 {
 		t.Fatalf("admin %s %s: %d %s", method, path, resp.StatusCode, raw)
