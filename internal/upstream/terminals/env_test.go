@@ -38,6 +38,9 @@ type env struct {
 	logs   *syncBuffer
 
 	reads, maxReads atomic.Int64 // result reads in flight, and the most seen at once
+	// slowReads is a number of result reads to answer 20 ms late, so that
+	// reads overlap and a bound on reads in flight shows.
+	slowReads atomic.Int64
 }
 
 func newEnv(t *testing.T, mutate func(*terminals.Config)) *env {
@@ -63,6 +66,9 @@ func newEnv(t *testing.T, mutate func(*terminals.Config)) *env {
 			n := e.reads.Add(1)
 			defer e.reads.Add(-1)
 			for m := e.maxReads.Load(); n > m && !e.maxReads.CompareAndSwap(m, n); m = e.maxReads.Load() {
+			}
+			if e.slowReads.Add(-1) >= 0 {
+				time.Sleep(20 * time.Millisecond) // network latency, not a deadline
 			}
 		}
 		mux.ServeHTTP(w, r)

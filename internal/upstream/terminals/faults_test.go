@@ -31,7 +31,15 @@ func TestLaunchIsNeverRepeatedBlindly(t *testing.T) {
 			e := newEnv(t, nil)
 			e.faults.FailNext("terminals", tc.fail)
 			before := e.requests()
-			_, err := e.client.Launch(context.Background(), e.loc, "EMULATOR", terminals.Sale(1000, "INV-3.1", "Ann"))
+			// Driven, so that a retry would show as a second request rather
+			// than a wait on the clock.
+			done := make(chan struct{})
+			var err error
+			go func() {
+				defer close(done)
+				_, err = e.client.Launch(context.Background(), e.loc, "EMULATOR", terminals.Sale(1000, "INV-3.1", "Ann"))
+			}()
+			e.drive(done, time.Second)
 			if err == nil || errors.Is(err, terminals.ErrOutcomeUnknown) != tc.unknown {
 				t.Fatalf("err = %v, want unknown outcome %v", err, tc.unknown)
 			}
