@@ -15,7 +15,7 @@ import (
 func TestStateSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	persistent := func(o *sandbox.Options) {
-		o.StateFile = filepath.Join(dir, "state.json")
+		o.StateFile = filepath.Join(dir, "state.db")
 		o.ObjectDir = filepath.Join(dir, "objects")
 	}
 	first := newSandbox(t, persistent)

@@ -19,10 +19,24 @@ type fieldSpec struct {
 	Section  string // top-level key, e.g. "business"
 	Label    string
 	Input    string
-	Options  []string
+	Options  []option
+	Display  string // phone, amount, date, percent, years or "" (see data.go)
 	Hint     string
 	Required bool
 	Secret   bool
+}
+
+// option is one choice of a select input.
+type option struct{ Value, Label string }
+
+// optionLabel returns the label of value, or value itself.
+func (f fieldSpec) optionLabel(value string) string {
+	for _, o := range f.Options {
+		if o.Value == value {
+			return o.Label
+		}
+	}
+	return value
 }
 
 // catalog lists every leaf of applicationData in declaration order.
@@ -74,8 +88,12 @@ func walkCatalog(t reflect.Type, prefix, section, parentLabel string, parentRequ
 				spec.Input = "text"
 			}
 			if o := f.Tag.Get("options"); o != "" {
-				spec.Options = strings.Split(o, "|")
+				for _, item := range strings.Split(o, "|") {
+					v, l, _ := strings.Cut(item, "=")
+					spec.Options = append(spec.Options, option{Value: v, Label: l})
+				}
 			}
+			spec.Display = f.Tag.Get("display")
 			*out = append(*out, spec)
 		}
 	}
