@@ -33,11 +33,11 @@ func newSandbox(t *testing.T, mutate func(*sandbox.Options)) *testSandbox {
 	clock := sandbox.NewManualClock(t0)
 	opts := sandbox.Options{
 		UnderwritingDelay: -1, // tests of underwriting turn it on
-		Tokens:     []string{token},
-		APIKeys:    map[string]string{"key": "secret"},
-		AdminToken: adminToken,
-		ObjectDir:  t.TempDir(),
-		Clock:      clock,
+		Tokens:            []string{token},
+		APIKeys:           map[string]string{"key": "secret"},
+		AdminToken:        adminToken,
+		ObjectDir:         t.TempDir(),
+		Clock:             clock,
 	}
 	if mutate != nil {
 		mutate(&opts)
