@@ -21,8 +21,9 @@ import (
 
 // BenchmarkStateSize measures whether the area stays as fast as it fills:
 // the same fixed request mix against three sandboxes holding 0, 1,000 and
-// 10,000 applications, in paired rounds (each round runs the three, in a
-// rotating order, so drifts of the machine hit them alike). It reports the
+// 10,000 applications, in paired rounds: each worker runs every mix
+// against the three sandboxes back to back, in a rotating order, so the
+// load of the (shared) machine at any moment hits the three alike. It reports the
 // median and p99 answer times per size and, per size, the ratio to the
 // empty sandbox, computed round by round: the median ratio and its range
 // over the rounds. BENCHMARKS.md ("Sandbox answer times as it fills")
@@ -44,9 +45,8 @@ func BenchmarkStateSize(b *testing.B) {
 	}
 	b.ResetTimer()
 	for r := range rounds {
-		for k := range sizes {
-			i := (k + r) % len(sizes)
-			lat[i][r] = envs[i].round(b, mixes, workers)
+		for i, d := range pairedRound(b, envs, mixes, workers, r) {
+			lat[i][r] = d
 		}
 	}
 	b.StopTimer()
@@ -214,11 +214,12 @@ func benchDetails(i int) map[string]any {
 	return m
 }
 
-// round runs mixes request mixes on workers goroutines and returns every
-// answer time.
-func (e *benchEnv) round(b *testing.B, mixes, workers int) []time.Duration {
+// pairedRound runs mixes request mixes on workers goroutines, each mix
+// against every sandbox back to back (the order rotating with the mix and
+// the round), and returns every answer time per sandbox.
+func pairedRound(b *testing.B, envs []*benchEnv, mixes, workers, round int) [][]time.Duration {
 	var mu sync.Mutex
-	var out []time.Duration
+	out := make([][]time.Duration, len(envs))
 	var wg sync.WaitGroup
 	jobs := make(chan int)
 	for range workers {
@@ -226,10 +227,13 @@ func (e *benchEnv) round(b *testing.B, mixes, workers int) []time.Duration {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				d := e.mix(b, i)
-				mu.Lock()
-				out = append(out, d...)
-				mu.Unlock()
+				for k := range envs {
+					e := (k + i + round) % len(envs)
+					d := envs[e].mix(b, round*mixes+i)
+					mu.Lock()
+					out[e] = append(out[e], d...)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
