@@ -156,3 +156,34 @@ func TestAdminSettingsJSON(t *testing.T) {
 		t.Errorf("unknown setting: %d, want 400", status)
 	}
 }
+
+// TestAdminListsPageByPage: newest first, a page at a time, so the admin
+// surface stays fast with thousands of applications.
+func TestAdminListsPageByPage(t *testing.T) {
+	s := newSandbox(t, nil)
+	var ids []string
+	for range 3 {
+		ids = append(ids, s.start(t, nil))
+	}
+	var page struct {
+		Applications []sandbox.Application `json:"applications"`
+		Next         string                `json:"next"`
+	}
+	_, body := s.admin(t, http.MethodGet, "/_sandbox/admin/api/accounts/applications?limit=2", adminToken, nil)
+	if err := json.Unmarshal(body, &page); err != nil || len(page.Applications) != 2 || page.Applications[0].ID != ids[2] || page.Next == "" {
+		t.Fatalf("first page: %s", body)
+	}
+	_, body = s.admin(t, http.MethodGet, "/_sandbox/admin/api/accounts/applications?limit=2&before="+page.Next, adminToken, nil)
+	page.Next = ""
+	if err := json.Unmarshal(body, &page); err != nil || len(page.Applications) != 1 || page.Applications[0].ID != ids[0] || page.Next != "" {
+		t.Errorf("second page: %s", body)
+	}
+	html := s.adminPage(t, "/_sandbox/admin/accounts")
+	if !strings.Contains(html, "Unnamed application "+ids[0][:8]) || !strings.Contains(html, "Started by the partner") {
+		t.Errorf("admin page names:\n%s", html)
+	}
+	// Only the moves valid from initiated are offered.
+	if strings.Contains(html, `value="boarded"`) || !strings.Contains(html, `value="withdrawn"`) {
+		t.Errorf("admin page offers moves not valid from initiated")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -113,14 +112,6 @@ func joinPath(prefix, name string) string {
 		return name
 	}
 	return prefix + "." + name
-}
-
-// indexPattern matches list indexes in a concrete path.
-var indexPattern = regexp.MustCompile(`\[\d+\]`)
-
-// normalizePath turns "owners[2].ssn" into "owners[].ssn".
-func normalizePath(path string) string {
-	return indexPattern.ReplaceAllString(path, "[]")
 }
 
 // maxStringLength bounds every text field, as a real API would.
