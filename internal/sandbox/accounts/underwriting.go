@@ -108,6 +108,9 @@ func cancelDecision(c *change, a *appRecord) error {
 // decide makes a planned decision whose time has come.
 func (s *Server) decide(item dueItem) error {
 	return s.update(func(c *change) error {
+		// The back office decided at the due time, even when a manual clock
+		// jumped past it.
+		c.now = item.at
 		if err := deleteDue(c.tx, item.at, dueDecision, item.id); err != nil {
 			return err
 		}
