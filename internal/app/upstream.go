@@ -10,10 +10,13 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/payportal/portal/internal/config"
-	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
+	"github.com/payportal/portal/internal/sandbox"
+	"github.com/payportal/portal/internal/sandbox/accounts"
+	"github.com/payportal/portal/internal/sandbox/kit"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -31,46 +34,76 @@ func NewUpstreamClient(cfg config.UpstreamConfig, log *slog.Logger, now func() t
 	})
 }
 
-// SandboxOptions maps the sandbox settings to the sandbox's own options.
+// SandboxOptions maps the sandbox settings to the sandbox server's options:
+// every PORTAL_SANDBOX_* setting of the configuration.
 func SandboxOptions(cfg config.SandboxConfig, log *slog.Logger) sandbox.Options {
 	opts := sandbox.Options{
 		PublicBaseURL: cfg.PublicURL,
-		Tokens:        cfg.Tokens,
-		APIKeys:       cfg.APIKeys,
-		PricingCodes:  cfg.PricingCodes,
-		WebhookURL:    cfg.WebhookURL,
-		WebhookToken:  cfg.WebhookToken,
 		AdminToken:    cfg.AdminToken,
-		Faults: sandbox.Faults{
-			Latency: cfg.Latency, LatencyJitter: cfg.LatencyJitter,
-			ErrorRate: cfg.ErrorRate, DropRate: cfg.DropRate, URLLifetime: cfg.URLLifetime,
+		Faults: kit.Faults{
+			Latency: cfg.Latency, LatencyJitter: cfg.LatencyJitter, ErrorRate: cfg.ErrorRate,
+			DropRate: cfg.DropRate, ActThenDropRate: cfg.ActThenDropRate, RetryAfter: cfg.RetryAfter,
 		},
-		Compat: sandbox.Compat{OmitPresignedURL: cfg.OmitURL, ExpAtSeconds: cfg.ExpAtSeconds},
+		Seed:   cfg.Seed,
 		Logger: log.With("component", "sandbox"),
+		Accounts: accounts.Options{
+			BasePath:           cfg.BasePath,
+			Tokens:             cfg.Tokens,
+			APIKeys:            cfg.APIKeys,
+			TokenLifetime:      cfg.TokenLifetime,
+			PricingCodes:       cfg.PricingCodes,
+			UnderwritingDelay:  cfg.UnderwritingDelay,
+			WebhookURL:         cfg.WebhookURL,
+			WebhookToken:       cfg.WebhookToken,
+			WebhookRetryDelays: cfg.WebhookRetryDelays,
+			MaxFileSize:        cfg.MaxFileSize,
+			Faults:             accounts.Faults{URLLifetime: cfg.URLLifetime},
+			Compat:             accounts.Compat{OmitPresignedURL: cfg.OmitURL, ExpAtSeconds: cfg.ExpAtSeconds},
+		},
+		// Areas B and C plug in here when their branches merge (see
+		// internal/sandbox/areas.go): opts.Payments, opts.Terminals.
+	}
+	if cfg.ManualClock {
+		opts.Clock = kit.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	}
 	if cfg.DataDir != "" {
-		opts.ObjectDir = filepath.Join(cfg.DataDir, "objects")
-		opts.StateFile = filepath.Join(cfg.DataDir, "state.json")
+		opts.StateFile = filepath.Join(cfg.DataDir, "state.db")
+		opts.Accounts.ObjectDir = filepath.Join(cfg.DataDir, "objects")
+		opts.Accounts.ImportStateFile = filepath.Join(cfg.DataDir, "state.json")
 	}
 	return opts
 }
 
 // RunningSandbox is a sandbox served on its own listener.
 type RunningSandbox struct {
-	Server *sandbox.Server
+	// Root is the sandbox server with every area.
+	Root *sandbox.Server
+	// Server is area A, the account application API, kept under this name
+	// for the portal's tests and their helpers (FileSHA256, StartedCount...).
+	Server *accounts.Server
 	URL    string // scheme://host:port
-	http   *http.Server
+	// BaseURL is area A's API base address: URL and the base path.
+	BaseURL string
+	http    *http.Server
 }
 
-// Close stops serving and stops the sandbox's webhook deliveries.
+// Close stops serving and closes the sandbox (its webhook deliveries stop;
+// undelivered ones are kept for the next start).
 func (r *RunningSandbox) Close(ctx context.Context) error {
-	return errors.Join(r.http.Shutdown(ctx), r.Server.Close())
+	return errors.Join(r.http.Shutdown(ctx), r.Root.Close())
 }
 
-// StartSandbox serves a sandbox on opts' listen address. The sandbox gets its
-// own port, so links, uploads and webhooks cross a real socket as they would
-// with the real upstream.
-func StartSandbox(listenAddr string, opts sandbox.Options) (*RunningSandbox, error) {
+// StartSandbox serves area A alone from its options, as the portal's tests
+// did before the sandbox server: the shared settings among them (faults,
+// clock, admin token, public URL, seed, logger) become the server's.
+func StartSandbox(listenAddr string, opts accounts.Options) (*RunningSandbox, error) {
+	return StartSandboxServer(listenAddr, sandbox.AccountsOnly(opts))
+}
+
+// StartSandboxServer serves the sandbox server on listenAddr. The sandbox
+// gets its own port, so links, uploads and webhooks cross a real socket as
+// they would with the real upstream.
+func StartSandboxServer(listenAddr string, opts sandbox.Options) (*RunningSandbox, error) {
 	ln, err := net.Listen("tcp", listenAddr)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -82,14 +115,15 @@ func StartSandbox(listenAddr string, opts sandbox.Options) (*RunningSandbox, err
 	}
 	base := "http://" + ln.Addr().String()
 	if opts.PublicBaseURL != "" {
-		base = opts.PublicBaseURL
+		base = strings.TrimSuffix(opts.PublicBaseURL, "/")
 	} else if err := sb.SetPublicBaseURL(base); err != nil {
 		_ = ln.Close()
+		_ = sb.Close()
 		return nil, err
 	}
 	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return &RunningSandbox{Server: sb, URL: base, http: srv}, nil
+	return &RunningSandbox{Root: sb, Server: sb.Accounts(), URL: base, BaseURL: base + sb.AccountsBasePath(), http: srv}, nil
 }
 
 // StartEmbeddedSandbox is the embedded default of `make run`: a sandbox in
@@ -110,11 +144,16 @@ func StartEmbeddedSandbox(cfg *config.Config, log *slog.Logger) (*RunningSandbox
 		sc.AdminToken = randomToken()
 		cfg.Sandbox.AdminToken = sc.AdminToken
 	}
-	rs, err := StartSandbox(sc.ListenAddr, SandboxOptions(sc, log))
+	opts := SandboxOptions(sc, log)
+	// Until the portal issues the codes of its pricing models as they are
+	// saved (POST /_sandbox/admin/api/accounts/pricing-codes), the embedded
+	// sandbox takes any code and records it as issued on first use.
+	opts.Accounts.AnyPricingCode = true
+	rs, err := StartSandboxServer(sc.ListenAddr, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Upstream.BaseURL = rs.URL + "/v2"
+	cfg.Upstream.BaseURL = rs.BaseURL
 	cfg.Upstream.Token = token
 	cfg.Upstream.APIKey, cfg.Upstream.APISecret = "", ""
 	return rs, nil

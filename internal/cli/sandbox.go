@@ -20,11 +20,15 @@ func (e env) sandbox(ctx context.Context) error {
 		return errors.New("set PORTAL_SANDBOX_TOKENS or PORTAL_SANDBOX_API_KEYS so that clients can authenticate")
 	}
 	log := app.NewLogger(e.stderr, "development", "info")
-	rs, err := app.StartSandbox(cfg.ListenAddr, app.SandboxOptions(*cfg, log))
+	rs, err := app.StartSandboxServer(cfg.ListenAddr, app.SandboxOptions(*cfg, log))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Sandbox upstream listening on %s (API base %s/v2)\n", rs.URL, rs.URL)
+	fmt.Fprintf(e.stdout, "Sandbox upstream listening on %s (API base %s)\n", rs.URL, rs.BaseURL)
+	if cfg.ManualClock {
+		fmt.Fprintf(e.stdout, "Manual clock at %s: move it on the admin page or with POST /_sandbox/admin/api/clock/advance\n",
+			rs.Root.Clock().Now().UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
 	if cfg.AdminToken != "" {
 		fmt.Fprintf(e.stdout, "Admin controls: %s/_sandbox/admin\n", rs.URL)
 	}

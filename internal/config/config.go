@@ -4,7 +4,9 @@
 package config
 
 import (
+	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -97,6 +99,16 @@ type SandboxConfig struct {
 	URLLifetime   time.Duration
 	OmitURL       bool
 	ExpAtSeconds  bool
+
+	BasePath           string          // PORTAL_SANDBOX_BASE_PATH, default /v2
+	TokenLifetime      time.Duration   // 0: the sandbox's 24 h
+	MaxFileSize        int64           // bytes; 0: the sandbox's 512 MiB
+	RetryAfter         time.Duration   // 0: 1 s
+	ActThenDropRate    float64         // share of API requests acted on, then dropped
+	Seed               uint64          // 0: random
+	WebhookRetryDelays []time.Duration // nil: the sandbox's day of retries
+	ManualClock        bool            // PORTAL_SANDBOX_CLOCK=manual
+	UnderwritingDelay  time.Duration   // 0: the sandbox's 2 min; -1: off
 }
 
 // StorageConfig says where uploaded documents are kept.
@@ -244,7 +256,19 @@ func (e *Error) Error() string {
 	return "invalid configuration:\n  " + strings.Join(e.Problems, "\n  ")
 }
 
+// basePathShape is what PORTAL_SANDBOX_BASE_PATH accepts: a URL path.
+var basePathShape = regexp.MustCompile(`^/?[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*/?$`)
+
 func readSandbox(r *reader) SandboxConfig {
+	c := readSandboxVars(r)
+	if !basePathShape.MatchString(c.BasePath) {
+		r.fail("PORTAL_SANDBOX_BASE_PATH", fmt.Sprintf("must be a URL path such as /v2, not %q", c.BasePath))
+	}
+	c.BasePath = "/" + strings.Trim(c.BasePath, "/")
+	return c
+}
+
+func readSandboxVars(r *reader) SandboxConfig {
 	return SandboxConfig{
 		ListenAddr: r.str("PORTAL_SANDBOX_LISTEN_ADDR", "127.0.0.1:8081"),
 		PublicURL:  r.str("PORTAL_SANDBOX_PUBLIC_URL", ""),
@@ -263,6 +287,16 @@ func readSandbox(r *reader) SandboxConfig {
 		URLLifetime:   r.durationOrZero("PORTAL_SANDBOX_URL_LIFETIME"),
 		OmitURL:       r.boolean("PORTAL_SANDBOX_OMIT_PRESIGNED_URL", false),
 		ExpAtSeconds:  r.boolean("PORTAL_SANDBOX_EXPAT_SECONDS", false),
+
+		BasePath:           r.str("PORTAL_SANDBOX_BASE_PATH", "/v2"),
+		TokenLifetime:      r.durationOrZero("PORTAL_SANDBOX_TOKEN_LIFETIME"),
+		MaxFileSize:        int64(r.integer("PORTAL_SANDBOX_MAX_FILE_SIZE", 0, 1, 1<<40)),
+		RetryAfter:         r.durationOrZero("PORTAL_SANDBOX_RETRY_AFTER"),
+		ActThenDropRate:    r.share("PORTAL_SANDBOX_ACT_THEN_DROP_RATE"),
+		Seed:               r.uint64Value("PORTAL_SANDBOX_SEED"),
+		WebhookRetryDelays: r.durations("PORTAL_SANDBOX_WEBHOOK_RETRY_DELAYS"),
+		ManualClock:        r.oneOf("PORTAL_SANDBOX_CLOCK", "wall", "wall", "manual") == "manual",
+		UnderwritingDelay:  r.durationOrOff("PORTAL_SANDBOX_UNDERWRITING_DELAY", 0),
 	}
 }
 

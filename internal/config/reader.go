@@ -165,3 +165,51 @@ func (r *reader) pairs(name, v string) map[string]string {
 	}
 	return out
 }
+
+// durations reads a comma-separated list of positive durations such as
+// "30s,2m,10m"; empty gives nil.
+func (r *reader) durations(name string) []time.Duration {
+	v, _ := r.raw(name)
+	var out []time.Duration
+	for _, item := range r.list(v) {
+		d, err := time.ParseDuration(item)
+		if err != nil || d <= 0 {
+			r.fail(name, fmt.Sprintf("must be a comma-separated list of positive durations such as 30s,2m,10m, not %q", v))
+			return nil
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// durationOrOff reads a duration where "off" means none (-1) and empty
+// means def.
+func (r *reader) durationOrOff(name string, def time.Duration) time.Duration {
+	v, ok := r.raw(name)
+	switch {
+	case !ok || v == "":
+		return def
+	case v == "off":
+		return -1
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		r.fail(name, fmt.Sprintf("must be a duration such as 2m, or off, not %q", v))
+		return def
+	}
+	return d
+}
+
+// uint64Value reads a whole number of 0 or more.
+func (r *reader) uint64Value(name string) uint64 {
+	v, ok := r.raw(name)
+	if !ok || v == "" {
+		return 0
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		r.fail(name, fmt.Sprintf("must be a whole number of 0 or more, not %q", v))
+		return 0
+	}
+	return n
+}

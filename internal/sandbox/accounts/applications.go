@@ -1,12 +1,13 @@
 package accounts
 
 import (
+	"errors"
 	"net/http"
 	"reflect"
 	"regexp"
-	"slices"
 
 	"github.com/google/uuid"
+	bolt "go.etcd.io/bbolt"
 )
 
 // uuidShape is the shape of externalApplicationId: UUID text, any version.
@@ -14,12 +15,13 @@ var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 
 // handleStart creates an application, or returns the one already started
 // with the same externalApplicationId (201 for a new one, 200 for a repeat).
+// A pricing code the operator has not issued is refused.
 func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
 	body, err := readJSON(w, r)
 	if err != nil {
 		return err
 	}
-	if err := (shapeChecker{now: s.opts.Clock.Now()}).check(body, reflect.TypeFor[startBody](), ""); err != nil {
+	if err := (shapeChecker{now: s.env.Clock.Now()}).check(body, reflect.TypeFor[startBody](), ""); err != nil {
 		return err
 	}
 	extID, _ := body["externalApplicationId"].(string)
@@ -31,8 +33,6 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
 		return fieldError("externalApplicationId", "must be a UUID")
 	case pricing == "":
 		return fieldError("pricingCode", "is required")
-	case len(s.opts.PricingCodes) > 0 && !slices.Contains(s.opts.PricingCodes, pricing):
-		return fieldError("pricingCode", "is not a pricing code issued to this partner")
 	}
 	data := map[string]any{}
 	for _, k := range dataSections {
@@ -45,26 +45,51 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if id, ok := s.byExternal[extID]; ok {
-		a := s.apps[id]
-		if a.pricingCode != pricing {
-			return newError(http.StatusConflict, "externalApplicationId: already started with another pricingCode")
+	var id string
+	created := false
+	err = s.update(func(c *change) error {
+		if existing := c.tx.Bucket([]byte(bExternal)).Get([]byte(extID)); existing != nil {
+			a, err := loadApp(c.tx, string(existing))
+			if err != nil {
+				return err
+			}
+			if a.PricingCode != pricing {
+				return newError(http.StatusConflict, "externalApplicationId: already started with another pricingCode")
+			}
+			id = a.ID
+			return nil
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"applicationId": id})
-		return nil
+		if err := s.acceptPricingCode(c, pricing); err != nil {
+			return err
+		}
+		order := c.tx.Bucket([]byte(bOrder))
+		seq, err := order.NextSequence()
+		if err != nil {
+			return err
+		}
+		a := &appRecord{ID: uuid.NewString(), ExternalID: extID, PricingCode: pricing, Seq: seq,
+			Created: c.now, Updated: c.now, Files: []fileRecord{}}
+		a.setValues(data)
+		if err := order.Put(seqKey(seq), []byte(a.ID)); err != nil {
+			return err
+		}
+		if err := c.tx.Bucket([]byte(bExternal)).Put([]byte(extID), []byte(a.ID)); err != nil {
+			return err
+		}
+		if err := s.setStatus(c, a, StatusInitiated, "partner"); err != nil {
+			return err
+		}
+		id, created = a.ID, true
+		return saveApp(c.tx, a)
+	})
+	if err != nil {
+		return err
 	}
-	now := s.opts.Clock.Now()
-	a := &application{
-		id: uuid.NewString(), externalID: extID, pricingCode: pricing,
-		data: data, created: now, updated: now, files: map[string]*storedFile{},
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
 	}
-	s.apps[a.id] = a
-	s.order = append(s.order, a.id)
-	s.byExternal[extID] = a.id
-	s.setStatusLocked(a, StatusInitiated)
-	writeJSON(w, http.StatusCreated, map[string]string{"applicationId": a.id})
+	writeJSON(w, status, map[string]string{"applicationId": id})
 	return nil
 }
 
@@ -75,25 +100,29 @@ func (s *Server) handlePatch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := (shapeChecker{now: s.opts.Clock.Now()}).check(body, reflect.TypeFor[applicationData](), ""); err != nil {
+	if err := (shapeChecker{now: s.env.Clock.Now()}).check(body, reflect.TypeFor[applicationData](), ""); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := s.lookupLocked(r.PathValue("applicationId"))
+	err = s.update(func(c *change) error {
+		a, err := lookup(c.tx, r.PathValue("applicationId"))
+		if err != nil {
+			return err
+		}
+		if a.Linked {
+			return newError(http.StatusConflict, "the application link has been generated; only the merchant can change values now, in the application pages")
+		}
+		merged := a.values()
+		mergePatch(merged, body)
+		if err := checkWhole(merged); err != nil {
+			return err
+		}
+		a.setValues(merged)
+		a.Updated = c.now
+		return saveApp(c.tx, a)
+	})
 	if err != nil {
 		return err
 	}
-	if a.linked {
-		return newError(http.StatusConflict, "the application link has been generated; only the merchant can change values now, in the application pages")
-	}
-	merged := cloneJSON(a.data)
-	mergePatch(merged, body)
-	if err := checkWhole(merged); err != nil {
-		return err
-	}
-	a.data = merged
-	a.updated = s.opts.Clock.Now()
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -101,33 +130,51 @@ func (s *Server) handlePatch(w http.ResponseWriter, r *http.Request) error {
 // handleLink answers the application link for GET and POST alike. The first
 // call generates it and moves the application from initiated to requested.
 func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := s.lookupLocked(r.PathValue("applicationId"))
+	id := r.PathValue("applicationId")
+	linked := false
+	err := s.view(func(tx *bolt.Tx) error {
+		a, err := lookup(tx, id)
+		if err == nil {
+			linked = a.Linked
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if !a.linked {
-		a.linked = true
-		if a.status == StatusInitiated {
-			s.setStatusLocked(a, StatusRequested)
-		}
+	if linked { // the common repeat call writes nothing
+		writeJSON(w, http.StatusOK, map[string]string{"link": s.env.BaseURL(r) + pagePrefix + id})
+		return nil
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"link": s.baseURLLocked(r) + pagePrefix + a.id})
+	err = s.update(func(c *change) error {
+		a, err := lookup(c.tx, r.PathValue("applicationId"))
+		if err != nil {
+			return err
+		}
+		id = a.ID
+		if a.Linked {
+			return nil
+		}
+		a.Linked = true
+		if a.Status == StatusInitiated {
+			if err := s.setStatus(c, a, StatusRequested, "partner"); err != nil {
+				return err
+			}
+		}
+		return saveApp(c.tx, a)
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"link": s.env.BaseURL(r) + pagePrefix + id})
 	return nil
 }
 
-// lookupLocked finds an application or returns a 404. The caller holds s.mu.
-func (s *Server) lookupLocked(id string) (*application, error) {
-	a, ok := s.apps[id]
-	if !ok {
+// lookup finds an application for the API, or answers 404.
+func lookup(tx *bolt.Tx, id string) (*appRecord, error) {
+	a, err := loadApp(tx, id)
+	if errors.Is(err, ErrNotFound) {
 		return nil, newError(http.StatusNotFound, "application %s not found", id)
 	}
-	return a, nil
-}
-
-// cloneJSON deep-copies decoded JSON, so a failed merge leaves the stored
-// data untouched.
-func cloneJSON(m map[string]any) map[string]any {
-	return withoutNulls(m).(map[string]any)
+	return a, err
 }

@@ -2,22 +2,34 @@ package accounts
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"net/http"
 	"reflect"
-	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // apiRoute wraps an API endpoint: injected faults first (as a load balancer
 // in front of the upstream would fail), then the bearer token when
 // authenticated is true, then the endpoint, whose error becomes the answer.
+// Under "act, then drop" the endpoint acts and the connection is closed
+// before its answer.
 func (s *Server) apiRoute(h apiHandler, authenticated bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.apiFault(w, r) {
+		w, dropAfter, answered := s.apiFault(w, r)
+		if answered {
 			return
 		}
-		if authenticated && !s.validToken(bearerToken(r)) {
+		if dropAfter != nil {
+			defer dropAfter()
+		}
+		if authenticated && !s.validToken(kit.BearerToken(r)) {
 			writeAPIError(w, newError(http.StatusUnauthorized, "missing, invalid or expired access token"))
 			return
 		}
@@ -30,13 +42,11 @@ func (s *Server) apiRoute(h apiHandler, authenticated bool) http.Handler {
 	})
 }
 
-// bearerToken returns the token of an "Authorization: Bearer" header.
-func bearerToken(r *http.Request) string {
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ""
-	}
-	return strings.TrimSpace(tok)
+// tokenKey is what the store keeps of a token from /auth: its SHA-256, so
+// the state file holds no usable token.
+func tokenKey(tok string) string {
+	sum := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(sum[:])
 }
 
 // validToken accepts a configured long-lived token or an unexpired token
@@ -50,10 +60,9 @@ func (s *Server) validToken(tok string) bool {
 			return true
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	exp, ok := s.tokens[tok]
-	return ok && s.opts.Clock.Now().Before(exp)
+	var exp time.Time
+	err := s.view(func(tx *bolt.Tx) error { return kit.Get(tx, bTokens, tokenKey(tok), &exp) })
+	return err == nil && s.env.Clock.Now().Before(exp)
 }
 
 // handleAuth exchanges an API key and secret for an access token that lives
@@ -81,25 +90,34 @@ func (s *Server) handleAuth(w http.ResponseWriter, r *http.Request) error {
 	raw := make([]byte, 32)
 	_, _ = rand.Read(raw)
 	tok := "sbx_" + base64.RawURLEncoding.EncodeToString(raw)
-	s.mu.Lock()
-	s.tokens[tok] = s.opts.Clock.Now().Add(s.opts.TokenLifetime)
-	s.tokensIssued++
-	s.mu.Unlock()
+	err = s.update(func(c *change) error {
+		if err := kit.Put(c.tx, bTokens, tokenKey(tok), c.now.Add(s.opts.TokenLifetime)); err != nil {
+			return err
+		}
+		return addMetaInt(c.tx, "tokensIssued", 1)
+	})
+	if err != nil {
+		return err
+	}
 	writeJSON(w, http.StatusOK, map[string]string{"AccessToken": tok})
 	return nil
 }
 
 // TokensIssued returns how many tokens POST /auth has issued.
 func (s *Server) TokensIssued() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tokensIssued
+	var n int
+	_ = s.view(func(tx *bolt.Tx) error { n = metaInt(tx, "tokensIssued"); return nil })
+	return n
 }
 
 // RevokeIssuedTokens forgets every token issued by /auth, so the next call
 // with one of them gets 401. Long-lived tokens stay valid.
 func (s *Server) RevokeIssuedTokens() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	clear(s.tokens)
+	_ = s.update(func(c *change) error {
+		if err := c.tx.DeleteBucket([]byte(bTokens)); err != nil {
+			return err
+		}
+		_, err := c.tx.CreateBucket([]byte(bTokens))
+		return err
+	})
 }

@@ -9,7 +9,10 @@ package accounts
 // Tags:
 //   - label: the words the merchant pages show for the field.
 //   - input: the HTML input type on the merchant pages (text when absent).
-//   - options: the choices of a select input, separated by "|".
+//   - options: the choices of a select input, separated by "|", each
+//     "value=label" (the label is what the merchant reads).
+//   - display: how the pages write a stored value: phone, amount, date,
+//     percent, years (plain text when absent).
 //   - hint: a line of help under the input.
 //   - required: "true" when the merchant must supply the detail before
 //     accepting; in owners only the first owner's fields are required.
@@ -32,26 +35,26 @@ type business struct {
 	DBA              string   `json:"dba" label:"Doing business as" required:"true"`
 	Type             string   `json:"type" label:"Business type"`
 	GoodsAndServices string   `json:"goodsAndServices" label:"Goods and services sold" required:"true"`
-	Phone            string   `json:"phone" label:"Business phone" input:"tel" required:"true"`
+	Phone            string   `json:"phone" label:"Business phone" input:"tel" display:"phone" required:"true"`
 	Email            string   `json:"email" label:"Business email" input:"email" required:"true"`
 	WebsiteURL       string   `json:"websiteUrl" label:"Website" input:"url"`
 	Address          *address `json:"address" label:"Business address" required:"true"`
-	MCC              string   `json:"mcc" label:"Merchant category code"`              // addition
-	MonthlyVolume    string   `json:"monthlyVolume" label:"Monthly card volume (USD)"` // addition
-	AverageTicket    string   `json:"averageTicket" label:"Average ticket (USD)"`      // addition
-	HighTicket       string   `json:"highTicket" label:"Highest ticket (USD)"`         // addition
+	MCC              string   `json:"mcc" label:"Merchant category code"`                         // addition
+	MonthlyVolume    string   `json:"monthlyVolume" label:"Monthly card volume" display:"amount"` // addition
+	AverageTicket    string   `json:"averageTicket" label:"Average ticket" display:"amount"`      // addition
+	HighTicket       string   `json:"highTicket" label:"Highest ticket" display:"amount"`         // addition
 }
 
 // legalEntity describes the company that signs the merchant agreement.
 type legalEntity struct {
-	Type               string   `json:"type" label:"Legal entity type" input:"select" options:"soleProprietorship|partnership|llc|corporation|nonProfit|government" required:"true"`
+	Type               string   `json:"type" label:"Legal entity type" input:"select" options:"soleProprietorship=Sole proprietorship|partnership=Partnership|llc=Limited liability company (LLC)|corporation=Corporation|nonProfit=Non-profit organization|government=Government body" required:"true"`
 	Name               string   `json:"name" label:"Legal name" required:"true"`
 	TIN                string   `json:"tin" label:"Tax id (TIN)" hint:"9 digits" secret:"true" required:"true"`
 	Address            *address `json:"address" label:"Legal address"`
-	YearsInBusiness    *int     `json:"yearsInBusiness" label:"Years in business" input:"number"`
-	Foreign            *bool    `json:"foreign" label:"Foreign entity"`
-	IncorporationDate  string   `json:"incorporationDate" label:"Incorporation date" input:"date"` // addition
-	IncorporationState string   `json:"incorporationState" label:"State of incorporation"`         // addition
+	YearsInBusiness    *int     `json:"yearsInBusiness" label:"Years in business" input:"number" display:"years"`
+	Foreign            *bool    `json:"foreign" label:"Foreign entity" input:"select" options:"true=Yes|false=No"`
+	IncorporationDate  string   `json:"incorporationDate" label:"Incorporation date" input:"date" display:"date"` // addition
+	IncorporationState string   `json:"incorporationState" label:"State of incorporation"`                        // addition
 }
 
 // owner is a person who owns or controls the business.
@@ -61,28 +64,28 @@ type owner struct {
 	MiddleName       string   `json:"middleName" label:"Middle name"`
 	LastName         string   `json:"lastName" label:"Last name" required:"true"`
 	Title            string   `json:"title" label:"Title"`
-	PercentOwnership *float64 `json:"percentOwnership" label:"Ownership (%)" input:"number" required:"true"`
+	PercentOwnership *float64 `json:"percentOwnership" label:"Ownership" input:"number" hint:"Percent of the business, 0 to 100" display:"percent" required:"true"`
 	SSN              string   `json:"ssn" label:"Social security number" hint:"9 digits" secret:"true" required:"true"`
-	DOB              string   `json:"dob" label:"Date of birth" input:"date" required:"true"`
+	DOB              string   `json:"dob" label:"Date of birth" input:"date" display:"date" required:"true"`
 	Address          *address `json:"address" label:"Home address"`
-	Phone            string   `json:"phone" label:"Phone" input:"tel"`
+	Phone            string   `json:"phone" label:"Phone" input:"tel" display:"phone"`
 	Email            string   `json:"email" label:"Email" input:"email"`
-	ControlPerson    *bool    `json:"controlPerson" label:"Control person"` // addition
+	ControlPerson    *bool    `json:"controlPerson" label:"Control person" input:"select" options:"true=Yes|false=No"` // addition
 }
 
 // banking is the account that receives the merchant's deposits.
 type banking struct {
 	DepositAccount    string `json:"depositAccount" label:"Bank account number" hint:"3 to 17 digits" secret:"true" required:"true"`
 	DepositRouting    string `json:"depositRouting" label:"Routing number" hint:"9 digits; the test routing number 011401533 is accepted" required:"true"`
-	AccountType       string `json:"accountType" label:"Account type" input:"select" options:"Checking|Savings"` // addition
-	AccountHolderName string `json:"accountHolderName" label:"Account holder name"`                              // addition
+	AccountType       string `json:"accountType" label:"Account type" input:"select" options:"Checking=Checking|Savings=Savings"` // addition
+	AccountHolderName string `json:"accountHolderName" label:"Account holder name"`                                               // addition
 }
 
 // contact is the person the processor reaches about the application.
 type contact struct {
 	Name  string `json:"name" label:"Contact name"`
 	Email string `json:"email" label:"Contact email" input:"email"`
-	Phone string `json:"phone" label:"Contact phone" input:"tel"`
+	Phone string `json:"phone" label:"Contact phone" input:"tel" display:"phone"`
 }
 
 // applicationData is the body of PATCH and the optional details of start.

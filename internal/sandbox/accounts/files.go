@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	bolt "go.etcd.io/bbolt"
 )
 
 // fileTypes are the fileType values the sandbox accepts. The upstream does
@@ -33,30 +34,34 @@ func (s *Server) handleCreateFile(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := s.lookupLocked(r.PathValue("applicationId"))
+	var appID string
+	err = s.update(func(c *change) error {
+		a, err := lookup(c.tx, r.PathValue("applicationId"))
+		if err != nil {
+			return err
+		}
+		meta.ID = uuid.NewString()
+		meta.Created = c.now
+		a.Files = append(a.Files, *meta)
+		a.Updated = c.now
+		appID = a.ID
+		return saveApp(c.tx, a)
+	})
 	if err != nil {
 		return err
 	}
-	meta.id = uuid.NewString()
-	meta.created = s.opts.Clock.Now()
-	a.files[meta.id] = meta
-	a.fileOrder = append(a.fileOrder, meta.id)
-	a.updated = meta.created
-
-	answer := map[string]any{"fileId": meta.id}
-	if !s.compat.OmitPresignedURL {
-		u, exp := s.presignLocked(r, a.id, meta, meta.created)
+	answer := map[string]any{"fileId": meta.ID}
+	if compat := s.Compat(); !compat.OmitPresignedURL {
+		u, exp := s.presign(r, appID, meta, meta.Created)
 		answer["presignedUrl"] = u
-		answer["expAt"] = s.expAtLocked(exp)
+		answer["expAt"] = expAt(exp, compat)
 	}
 	writeJSON(w, http.StatusCreated, answer)
 	return nil
 }
 
 // fileMeta checks the metadata fields and returns the record to store.
-func (s *Server) fileMeta(body map[string]any) (*storedFile, error) {
+func (s *Server) fileMeta(body map[string]any) (*fileRecord, error) {
 	fileType, _ := body["fileType"].(string)
 	name, _ := body["name"].(string)
 	length, _ := body["contentLength"].(string)
@@ -83,31 +88,38 @@ func (s *Server) fileMeta(body map[string]any) (*storedFile, error) {
 	if mt, _, err := mime.ParseMediaType(ctype); err != nil || !strings.Contains(strings.Trim(mt, "/"), "/") {
 		return nil, fieldError("contentType", "must be a media type such as application/pdf")
 	}
-	return &storedFile{fileType: fileType, name: name, contentLength: size, contentType: ctype}, nil
+	return &fileRecord{FileType: fileType, Name: name, ContentLength: size, ContentType: ctype}, nil
 }
 
 // handleGetFile issues a fresh presigned URL for a file; it expires 120 s
 // after this call. The answer holds only presignedUrl, as published.
 func (s *Server) handleGetFile(w http.ResponseWriter, r *http.Request) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := s.lookupLocked(r.PathValue("applicationId"))
+	var f fileRecord
+	var appID string
+	err := s.view(func(tx *bolt.Tx) error {
+		a, err := lookup(tx, r.PathValue("applicationId"))
+		if err != nil {
+			return err
+		}
+		found, ok := a.file(r.PathValue("fileId"))
+		if !ok {
+			return newError(http.StatusNotFound, "file %s not found", r.PathValue("fileId"))
+		}
+		f, appID = *found, a.ID
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	f, ok := a.files[r.PathValue("fileId")]
-	if !ok {
-		return newError(http.StatusNotFound, "file %s not found", r.PathValue("fileId"))
-	}
-	u, _ := s.presignLocked(r, a.id, f, s.opts.Clock.Now())
+	u, _ := s.presign(r, appID, &f, s.env.Clock.Now())
 	writeJSON(w, http.StatusOK, map[string]any{"presignedUrl": u})
 	return nil
 }
 
-// expAtLocked writes an expiry in milliseconds, or seconds with
-// Compat.ExpAtSeconds. The caller holds s.mu.
-func (s *Server) expAtLocked(t time.Time) int64 {
-	if s.compat.ExpAtSeconds {
+// expAt writes an expiry in milliseconds, or seconds with
+// Compat.ExpAtSeconds.
+func expAt(t time.Time, c Compat) int64 {
+	if c.ExpAtSeconds {
 		return t.Unix()
 	}
 	return t.UnixMilli()

@@ -32,14 +32,18 @@ func newSandbox(t *testing.T, mutate func(*sandbox.Options)) *testSandbox {
 	t.Helper()
 	clock := sandbox.NewManualClock(t0)
 	opts := sandbox.Options{
-		Tokens:     []string{token},
-		APIKeys:    map[string]string{"key": "secret"},
-		AdminToken: adminToken,
-		ObjectDir:  t.TempDir(),
-		Clock:      clock,
+		UnderwritingDelay: -1, // tests of underwriting turn it on
+		Tokens:            []string{token},
+		APIKeys:           map[string]string{"key": "secret"},
+		AdminToken:        adminToken,
+		ObjectDir:         t.TempDir(),
+		Clock:             clock,
 	}
 	if mutate != nil {
 		mutate(&opts)
+	}
+	if mc, ok := opts.Clock.(*sandbox.ManualClock); ok {
+		clock = mc
 	}
 	sb, err := sandbox.New(opts)
 	if err != nil {

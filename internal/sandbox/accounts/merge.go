@@ -128,3 +128,33 @@ func setPath(data map[string]any, path string, v any) {
 		cur = next
 	}
 }
+
+// deletePath removes the value at path, if there is one.
+func deletePath(data map[string]any, path string) {
+	segs := parsePath(path)
+	var cur any = data
+	for i, seg := range segs {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return
+		}
+		if i == len(segs)-1 && seg.index < 0 {
+			delete(m, seg.key)
+			return
+		}
+		cur = m[seg.key]
+		if seg.index >= 0 {
+			list, ok := cur.([]any)
+			if !ok || seg.index >= len(list) {
+				return
+			}
+			cur = list[seg.index]
+		}
+	}
+}
+
+// cloneJSON deep-copies decoded JSON, so a failed merge leaves the stored
+// data untouched.
+func cloneJSON(m map[string]any) map[string]any {
+	return withoutNulls(m).(map[string]any)
+}

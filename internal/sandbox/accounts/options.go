@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,32 +9,42 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // Defaults of the options and of the published rules.
 const (
-	DefaultBasePath    = "/v2"
-	DefaultURLLifetime = 120 * time.Second
-	DefaultTokenLife   = 24 * time.Hour
-	DefaultMaxFileSize = 512 << 20
+	DefaultBasePath          = "/v2"
+	DefaultURLLifetime       = 120 * time.Second
+	DefaultTokenLife         = 24 * time.Hour
+	DefaultMaxFileSize       = 512 << 20
+	DefaultUnderwritingDelay = 2 * time.Minute
 )
 
-// defaultWebhookRetryDelays is the wait before each repeat of a failed
-// webhook delivery: six attempts over about 13 minutes.
-var defaultWebhookRetryDelays = []time.Duration{
-	time.Second, 5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
+// DefaultWebhookRetryDelays is the wait before each repeat of a failed
+// webhook delivery: ten attempts spread over about a day, the waits growing
+// as a processor's do (30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h).
+var DefaultWebhookRetryDelays = []time.Duration{
+	30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 4 * time.Hour, 8 * time.Hour, 8 * time.Hour,
 }
 
-// Options configures a sandbox. The environment variable named in each
-// comment is the one the portal's configuration reads for `portal sandbox`
-// and the embedded sandbox of `make run`; list values are comma-separated.
+// Clock is the sandbox clock (kit.Clock), kept under this name for callers
+// of the area alone.
+type Clock = kit.Clock
+
+// ManualClock is kit.ManualClock: a clock that moves only when told to.
+type ManualClock = kit.ManualClock
+
+// NewManualClock returns a clock that reads t0 until it is advanced.
+func NewManualClock(t0 time.Time) *ManualClock { return kit.NewManualClock(t0) }
+
+// Options configures the account application area. The environment
+// variable named in each comment is the one the portal's configuration reads
+// for `portal sandbox` and the embedded sandbox of `make run`; list values
+// are comma-separated.
 type Options struct {
-	// PublicBaseURL is the scheme://host[:port] at which clients and
-	// browsers reach the sandbox; presigned URLs and application links are
-	// built on it. It is often known only after listening: leave it empty
-	// here and call SetPublicBaseURL before serving. While it is empty the
-	// scheme and Host of each request are used. PORTAL_SANDBOX_PUBLIC_URL.
-	PublicBaseURL string
 	// BasePath is the API's path prefix, the version segment of the base
 	// address. Default "/v2". PORTAL_SANDBOX_BASE_PATH.
 	BasePath string
@@ -46,18 +57,28 @@ type Options struct {
 	// TokenLifetime is how long a token from POST /auth is accepted.
 	// Default 24 h. PORTAL_SANDBOX_TOKEN_LIFETIME.
 	TokenLifetime time.Duration
-	// PricingCodes, when not empty, are the only pricing codes start
-	// accepts; when empty any code is accepted. PORTAL_SANDBOX_PRICING_CODES.
+	// PricingCodes are the pricing codes the operator issued at enrollment;
+	// more are issued on the admin page or through the admin JSON. Start
+	// refuses any other code. PORTAL_SANDBOX_PRICING_CODES.
 	PricingCodes []string
+	// AnyPricingCode makes start accept any pricing code (and record it as
+	// issued on first use), for a sandbox that has not been told the
+	// partner's codes. Off by default.
+	AnyPricingCode bool
+	// UnderwritingDelay is how long, by the sandbox clock, the back office
+	// takes to decide an accepted application (and to resume after more
+	// information came). Default 2 min; negative turns automatic
+	// underwriting off. PORTAL_SANDBOX_UNDERWRITING_DELAY ("off" for off).
+	UnderwritingDelay time.Duration
 	// WebhookURL receives status webhooks; empty sends none.
 	// PORTAL_SANDBOX_WEBHOOK_URL.
 	WebhookURL string
 	// WebhookToken is sent as "token" in every webhook, for the receiver
 	// to check. PORTAL_SANDBOX_WEBHOOK_TOKEN (and _FILE).
 	WebhookToken string
-	// WebhookRetryDelays are the waits before each repeat of a failed
-	// delivery. Default 1s, 5s, 30s, 2m, 10m.
-	// PORTAL_SANDBOX_WEBHOOK_RETRY_DELAYS as "1s,5s,30s".
+	// WebhookRetryDelays are the waits, by the sandbox clock, before each
+	// repeat of a failed delivery. Default DefaultWebhookRetryDelays.
+	// PORTAL_SANDBOX_WEBHOOK_RETRY_DELAYS as "30s,2m,10m".
 	WebhookRetryDelays []time.Duration
 	// WebhookClient sends the webhooks. Default: a client with a 10 s timeout.
 	WebhookClient *http.Client
@@ -65,41 +86,53 @@ type Options struct {
 	// file per upload). Empty uses a fresh temporary folder that Close
 	// removes. The portal sets it to $PORTAL_SANDBOX_DATA_DIR/objects.
 	ObjectDir string
-	// StateFile, when set, keeps applications and issued tokens across
-	// restarts: it is read by New and rewritten after every change. Empty
-	// keeps state in memory only. The portal sets it to
-	// $PORTAL_SANDBOX_DATA_DIR/state.json.
-	StateFile string
+	// ImportStateFile names the JSON state file of earlier sandboxes
+	// ($PORTAL_SANDBOX_DATA_DIR/state.json): when it exists its applications
+	// and tokens are imported into the store once and the file is renamed
+	// to state.json.imported.
+	ImportStateFile string
 	// MaxFileSize is the largest contentLength the metadata POST accepts.
 	// Default 512 MiB. PORTAL_SANDBOX_MAX_FILE_SIZE (bytes).
 	MaxFileSize int64
-	// AdminToken guards /_sandbox/admin (bearer, or basic auth with the
-	// token as password). Empty turns the admin surface off.
-	// PORTAL_SANDBOX_ADMIN_TOKEN (and _FILE).
-	AdminToken string
-	// Faults are the faults injected from the start. PORTAL_SANDBOX_LATENCY,
-	// PORTAL_SANDBOX_LATENCY_JITTER, PORTAL_SANDBOX_ERROR_RATE,
-	// PORTAL_SANDBOX_DROP_RATE, PORTAL_SANDBOX_URL_LIFETIME,
-	// PORTAL_SANDBOX_RETRY_AFTER.
+	// Faults: URLLifetime replaces the published 120-second lifetime of
+	// presigned URLs (PORTAL_SANDBOX_URL_LIFETIME). The other fields are the
+	// faults of every area; the area uses them only when New builds it
+	// alone (the sandbox server sets them for all areas).
 	Faults Faults
 	// Compat chooses between the documented shapes of some answers.
 	// PORTAL_SANDBOX_OMIT_PRESIGNED_URL, PORTAL_SANDBOX_EXPAT_SECONDS.
 	Compat Compat
-	// Seed makes the fault dice repeatable; 0 picks a random seed.
-	// PORTAL_SANDBOX_SEED.
-	Seed uint64
 	// SigningKey signs presigned URLs. Default: 32 random bytes, so URLs do
-	// not survive a restart (neither do applications: state is in memory).
+	// not survive a restart.
 	SigningKey []byte
+	// OnBoarded is called once for each application that reaches boarded,
+	// after the change is stored: the sandbox server provisions the
+	// merchant's payment account and terminal location there.
+	OnBoarded func(ctx context.Context, m kit.Merchant)
+
+	// The options below serve New, which builds the area alone; the
+	// sandbox server passes them to every area through kit.Env instead.
+
+	// PublicBaseURL is the scheme://host[:port] at which clients and
+	// browsers reach the sandbox. PORTAL_SANDBOX_PUBLIC_URL.
+	PublicBaseURL string
+	// StateFile is the bbolt file that keeps state across restarts; empty
+	// keeps it in a temporary file.
+	StateFile string
+	// AdminToken guards the admin surface. PORTAL_SANDBOX_ADMIN_TOKEN.
+	AdminToken string
+	// Seed makes the fault dice repeatable; 0 picks a random seed.
+	Seed uint64
 	// Clock tells the time. Default: the wall clock.
 	Clock Clock
-	// Logger receives one line per request and per webhook attempt.
-	// Default: discard.
+	// Logger receives a line per request and per webhook attempt.
 	Logger *slog.Logger
 }
 
 // Faults are the misbehaviours the sandbox adds to API and object-store
-// requests, for tests and rehearsals. The zero value injects nothing.
+// requests, as area A sees them: the shared faults of every area (see
+// kit.Faults) and the lifetime of presigned URLs. The zero value injects
+// nothing.
 type Faults struct {
 	// Latency is added before every API and object-store answer.
 	Latency time.Duration
@@ -119,29 +152,20 @@ type Faults struct {
 	RetryAfter time.Duration
 }
 
+// Shared returns the faults of every area, without the URL lifetime.
+func (f Faults) Shared() kit.Faults {
+	return kit.Faults{Latency: f.Latency, LatencyJitter: f.LatencyJitter, ErrorRate: f.ErrorRate,
+		DropRate: f.DropRate, RetryAfter: f.RetryAfter}
+}
+
 // Compat chooses between documented variants of the upstream's answers.
 type Compat struct {
 	// OmitPresignedURL makes the file metadata POST answer only fileId, as
 	// the newer documentation shows; the URL then comes from GET file.
-	OmitPresignedURL bool
+	OmitPresignedURL bool `json:"omitPresignedUrl"`
 	// ExpAtSeconds writes expAt in seconds since the epoch instead of
 	// milliseconds.
-	ExpAtSeconds bool
-}
-
-// validate checks the faults and reports the first bad value.
-func (f Faults) validate() error {
-	switch {
-	case f.Latency < 0 || f.LatencyJitter < 0 || f.URLLifetime < 0 || f.RetryAfter < 0:
-		return errors.New("sandbox: fault durations must not be negative")
-	case f.ErrorRate < 0 || f.ErrorRate > 1:
-		return fmt.Errorf("sandbox: error rate %v is not between 0 and 1", f.ErrorRate)
-	case f.DropRate < 0 || f.DropRate > 1:
-		return fmt.Errorf("sandbox: drop rate %v is not between 0 and 1", f.DropRate)
-	case f.ErrorRate+f.DropRate > 1:
-		return errors.New("sandbox: error rate and drop rate add up to more than 1")
-	}
-	return nil
+	ExpAtSeconds bool `json:"expAtSeconds"`
 }
 
 // withDefaults fills the zero values and checks the rest.
@@ -150,6 +174,9 @@ func (o Options) withDefaults() (Options, error) {
 		o.BasePath = DefaultBasePath
 	}
 	o.BasePath = "/" + strings.Trim(o.BasePath, "/")
+	if o.BasePath == "/" || strings.ContainsAny(o.BasePath, " {}?#") {
+		return o, fmt.Errorf("sandbox: base path %q must be a path such as /v2", o.BasePath)
+	}
 	if len(o.Tokens) == 0 && len(o.APIKeys) == 0 {
 		return o, errors.New("sandbox: no credentials: set Tokens or APIKeys")
 	}
@@ -163,6 +190,11 @@ func (o Options) withDefaults() (Options, error) {
 			return o, errors.New("sandbox: APIKeys holds an empty key or secret")
 		}
 	}
+	for _, c := range o.PricingCodes {
+		if msg := checkPricingCode(c); msg != "" {
+			return o, fmt.Errorf("sandbox: pricing code %q %s", c, msg)
+		}
+	}
 	if o.PublicBaseURL != "" {
 		if err := checkBaseURL(o.PublicBaseURL); err != nil {
 			return o, fmt.Errorf("sandbox: public base URL: %w", err)
@@ -171,13 +203,21 @@ func (o Options) withDefaults() (Options, error) {
 	if o.TokenLifetime <= 0 {
 		o.TokenLifetime = DefaultTokenLife
 	}
+	if o.UnderwritingDelay == 0 {
+		o.UnderwritingDelay = DefaultUnderwritingDelay
+	}
 	if o.WebhookURL != "" {
 		if err := checkBaseURL(o.WebhookURL); err != nil {
 			return o, fmt.Errorf("sandbox: webhook URL: %w", err)
 		}
 	}
 	if o.WebhookRetryDelays == nil {
-		o.WebhookRetryDelays = defaultWebhookRetryDelays
+		o.WebhookRetryDelays = DefaultWebhookRetryDelays
+	}
+	for _, d := range o.WebhookRetryDelays {
+		if d <= 0 {
+			return o, errors.New("sandbox: webhook retry delays must be positive")
+		}
 	}
 	if o.WebhookClient == nil {
 		o.WebhookClient = &http.Client{Timeout: 10 * time.Second}
@@ -185,14 +225,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
-	if err := o.Faults.validate(); err != nil {
-		return o, err
-	}
-	if o.Clock == nil {
-		o.Clock = systemClock{}
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+	if o.Faults.URLLifetime < 0 {
+		return o, errors.New("sandbox: the URL lifetime must not be negative")
 	}
 	return o, nil
 }

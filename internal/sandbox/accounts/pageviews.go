@@ -1,119 +1,115 @@
 package accounts
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
-// detailsView is the data of the details page.
-type detailsView struct {
-	ID, Action, Error string
-	Sections          []summarySection
-	Fields            []formField
+// pageBase is what every merchant page shows around its own content.
+type pageBase struct {
+	ID      string
+	Name    string
+	Errors  []errorLink // the error summary: each entry links to its field
+	Notice  string
+	Pending *PendingRequest
 }
 
-// summarySection is one block of details the partner supplied.
+// errorLink is one line of an error summary.
+type errorLink struct{ Href, Text string }
+
+// summarySection is one block of the application on the details page.
 type summarySection struct {
-	Title string
-	Rows  []summaryRow
+	Title, EditURL, EditLabel string
+	Rows                      []summaryRow
 }
 
 type summaryRow struct{ Label, Value string }
 
-// formField is one input for a missing detail.
+// formField is one input of a form.
 type formField struct {
 	ID, Name, Label, Input, Hint, Value, Error string
+	Current                                    string // masked value a secret input replaces
 	Options                                    []formOption
 }
 
 type formOption struct {
-	Value    string
-	Selected bool
+	Value, Label string
+	Selected     bool
+}
+
+// detailsView is the data of the details page.
+type detailsView struct {
+	pageBase
+	Action        string
+	Sections      []summarySection
+	Fields        []formField // the required details still missing
+	BankLinkURL   string      // when bank details are among them
+	ContinueLabel string
+}
+
+// editView is the data of a section's edit page.
+type editView struct {
+	pageBase
+	Title, Action, BackURL, BankLinkURL string
+	Fields                              []formField
 }
 
 // termsView is the data of the terms page.
 type termsView struct {
-	ID, PricingCode, Action, Error string
+	pageBase
+	PricingCode, Action, Error string
 }
 
-// missingLocked lists the required details the application lacks, with
-// concrete paths ("owners[0].ssn"). Only the first owner is required.
-func (s *Server) missingLocked(a *application) []fieldSpec {
-	var out []fieldSpec
-	for _, f := range s.fields {
-		if !f.Required {
-			continue
-		}
-		f.Path = strings.Replace(f.Path, "[]", "[0]", 1)
-		if v, ok := getPath(a.data, f.Path); !ok || v == "" {
-			out = append(out, f)
-		}
-	}
-	return out
+// section is one editable part of the application: a top-level key, or
+// one owner.
+type section struct {
+	Slug  string // in URLs: business, legalEntity, owner-1, banking, contact
+	Title string
+	Key   string // top-level key of the data
+	Index string // "[0]" for the first owner, "" otherwise
 }
 
-// detailsViewLocked builds the details page: the supplied details and an
-// input for each missing one, with typed values and messages after a failed
-// post. The caller holds s.mu.
-func (s *Server) detailsViewLocked(a *application, values, errs map[string]string, formErr string) detailsView {
-	v := detailsView{ID: a.id, Action: pagePrefix + a.id, Error: formErr, Sections: s.summaryLocked(a)}
-	for _, f := range s.missingLocked(a) {
-		ff := formField{
-			ID: "f-" + strings.NewReplacer(".", "-", "[", "-", "]", "").Replace(f.Path), Name: f.Path,
-			Label: f.Label, Input: f.Input, Hint: f.Hint, Value: values[f.Path], Error: errs[f.Path],
-		}
-		if strings.HasPrefix(f.Path, "owners[") {
-			ff.Label = "Owner: " + ff.Label
-		}
-		for _, o := range f.Options {
-			ff.Options = append(ff.Options, formOption{Value: o, Selected: o == ff.Value})
-		}
-		v.Fields = append(v.Fields, ff)
-	}
-	return v
-}
-
-// summaryLocked lists the supplied details section by section (each owner
-// a section of its own), showing only the last four characters of secret
-// ones. The caller holds s.mu.
-func (s *Server) summaryLocked(a *application) []summarySection {
-	var out []summarySection
+// sectionsOf lists the sections of an application in page order: one per
+// owner, at least one.
+func sectionsOf(data map[string]any) []section {
+	var out []section
 	for _, key := range dataSections {
 		if key != "owners" {
-			out = s.appendSection(out, a, key, sectionTitle(key), "")
+			out = append(out, section{Slug: key, Title: sectionTitle(key), Key: key})
 			continue
 		}
-		owners, _ := a.data["owners"].([]any)
-		for i := range owners {
-			out = s.appendSection(out, a, key, fmt.Sprintf("Owner %d", i+1), fmt.Sprintf("[%d]", i))
+		owners, _ := data["owners"].([]any)
+		for i := range max(len(owners), 1) {
+			out = append(out, section{Slug: fmt.Sprintf("owner-%d", i+1), Title: fmt.Sprintf("Owner %d", i+1),
+				Key: key, Index: fmt.Sprintf("[%d]", i)})
 		}
 	}
 	return out
 }
 
-// appendSection adds the supplied fields of one section, if any; index
-// replaces "[]" in owner paths.
-func (s *Server) appendSection(out []summarySection, a *application, key, title, index string) []summarySection {
-	sec := summarySection{Title: title}
+// findSection returns the section of a slug.
+func findSection(data map[string]any, slug string) (section, bool) {
+	for _, sec := range sectionsOf(data) {
+		if sec.Slug == slug {
+			return sec, true
+		}
+	}
+	return section{}, false
+}
+
+// fields returns the leaves of a section with concrete paths.
+func (s *Server) sectionFields(sec section) []fieldSpec {
+	var out []fieldSpec
 	for _, f := range s.fields {
-		if f.Section != key {
+		if f.Section != sec.Key {
 			continue
 		}
-		if v, ok := getPath(a.data, strings.Replace(f.Path, "[]", index, 1)); ok {
-			sec.Rows = append(sec.Rows, summaryRow{Label: f.Label, Value: display(v, f.Secret)})
-		}
+		f.Path = strings.Replace(f.Path, "[]", sec.Index, 1)
+		out = append(out, f)
 	}
-	if len(sec.Rows) == 0 {
-		return out
-	}
-	return append(out, sec)
+	return out
 }
 
 // sectionTitle reads the label of a top-level section from data.go.
@@ -124,69 +120,92 @@ func sectionTitle(key string) string {
 	return key
 }
 
-// display writes a stored value for the summary.
-func display(v any, secret bool) string {
-	var s string
-	switch v := v.(type) {
-	case bool:
-		s = map[bool]string{true: "Yes", false: "No"}[v]
-	case json.Number:
-		s = v.String()
-	case string:
-		s = v
-	default:
-		s = fmt.Sprint(v)
-	}
-	if secret {
-		if len(s) <= 4 {
-			return "••••"
+// missing lists the required details the application lacks, with concrete
+// paths ("owners[0].ssn"). Only the first owner is required.
+func (s *Server) missing(data map[string]any) []fieldSpec {
+	var out []fieldSpec
+	for _, f := range s.fields {
+		if !f.Required {
+			continue
 		}
-		return "•••• " + s[len(s)-4:]
+		f.Path = strings.Replace(f.Path, "[]", "[0]", 1)
+		if v, ok := getPath(data, f.Path); !ok || text(v) == "" {
+			out = append(out, f)
+		}
 	}
-	return s
+	return out
 }
 
-// parseInput turns a form value into the stored value of field f, or
-// returns the message to show beside the field.
-func parseInput(f fieldSpec, raw string, now time.Time) (any, string) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return nil, "This detail is required."
-	}
-	var v any = raw
-	switch f.Kind {
-	case reflect.Int:
-		if _, err := strconv.Atoi(raw); err != nil {
-			return nil, "Must be a whole number."
-		}
-		v = json.Number(raw)
-	case reflect.Float64:
-		if _, err := strconv.ParseFloat(raw, 64); err != nil {
-			return nil, "Must be a number."
-		}
-		v = json.Number(raw)
-	}
-	if len(f.Options) > 0 && !slices.Contains(f.Options, raw) {
-		return nil, "Choose one of the options."
-	}
-	if msg := leafType(v, f.Kind); msg != "" {
-		return nil, sentence(msg)
-	}
-	if r := ruleFor(f.Path); r != nil {
-		if msg := r(v, now); msg != "" {
-			return nil, sentence(msg)
-		}
-	}
-	return v, ""
+// fieldID is the HTML id of a field's input.
+func fieldID(path string) string {
+	return "f-" + strings.NewReplacer(".", "-", "[", "-", "]", "").Replace(path)
 }
 
-// sentence capitalises a rule message and ends it with a full stop.
-func sentence(msg string) string {
-	r, n := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(r)) + msg[n:] + "."
+// summary lists the application section by section, values written for
+// people, personal data masked.
+func (s *Server) summary(a *appRecord, data map[string]any) []summarySection {
+	var out []summarySection
+	for _, sec := range sectionsOf(data) {
+		ss := summarySection{Title: sec.Title, EditURL: pagePrefix + a.ID + "/edit/" + sec.Slug,
+			EditLabel: "Change " + strings.ToLower(sec.Title)}
+		for _, f := range s.sectionFields(sec) {
+			if v, ok := getPath(data, f.Path); ok && text(v) != "" {
+				ss.Rows = append(ss.Rows, summaryRow{Label: f.Label, Value: displayValue(f, v)})
+			}
+		}
+		out = append(out, ss)
+	}
+	return out
 }
 
-// termsViewLocked builds the terms page. The caller holds s.mu.
-func (s *Server) termsViewLocked(a *application, errMsg string) termsView {
-	return termsView{ID: a.id, PricingCode: a.pricingCode, Action: pagePrefix + a.id + "/terms", Error: errMsg}
+// formFields builds the inputs of fields, from typed values after a failed
+// post or from the stored values otherwise.
+func formFields(fields []fieldSpec, data map[string]any, typed, errs map[string]string, ownerPrefix bool) []formField {
+	var out []formField
+	for _, f := range fields {
+		stored, _ := getPath(data, f.Path)
+		ff := formField{ID: fieldID(f.Path), Name: f.Path, Label: f.Label, Input: f.Input, Hint: f.Hint,
+			Error: errs[f.Path]}
+		if ownerPrefix && strings.HasPrefix(f.Path, "owners[") {
+			ff.Label = "Owner: " + ff.Label
+		}
+		if v, ok := typed[f.Path]; ok {
+			ff.Value = v
+		} else {
+			ff.Value = inputValue(f, stored)
+		}
+		if f.Secret && text(stored) != "" {
+			ff.Current = mask(text(stored))
+		}
+		for _, o := range f.Options {
+			ff.Options = append(ff.Options, formOption{Value: o.Value, Label: o.Label, Selected: o.Value == ff.Value})
+		}
+		out = append(out, ff)
+	}
+	return out
+}
+
+// errorSummary lists the messages of errs in the order of fields, each
+// linking to its input.
+func errorSummary(fields []fieldSpec, errs map[string]string) []errorLink {
+	var out []errorLink
+	for _, f := range fields {
+		if msg, ok := errs[f.Path]; ok {
+			out = append(out, errorLink{Href: "#" + fieldID(f.Path), Text: f.Label + ": " + msg})
+		}
+	}
+	return out
+}
+
+// ownerNumber returns 1 for "owners[0]...", for messages.
+func ownerNumber(path string) string {
+	_, rest, ok := strings.Cut(path, "[")
+	if !ok {
+		return ""
+	}
+	n, err := strconv.Atoi(strings.SplitN(rest, "]", 2)[0])
+	if err != nil {
+		return ""
+	}
+	return strconv.Itoa(n + 1)
 }

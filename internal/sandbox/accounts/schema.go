@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -19,10 +18,24 @@ type fieldSpec struct {
 	Section  string // top-level key, e.g. "business"
 	Label    string
 	Input    string
-	Options  []string
+	Options  []option
+	Display  string // phone, amount, date, percent, years or "" (see data.go)
 	Hint     string
 	Required bool
 	Secret   bool
+}
+
+// option is one choice of a select input.
+type option struct{ Value, Label string }
+
+// optionLabel returns the label of value, or value itself.
+func (f fieldSpec) optionLabel(value string) string {
+	for _, o := range f.Options {
+		if o.Value == value {
+			return o.Label
+		}
+	}
+	return value
 }
 
 // catalog lists every leaf of applicationData in declaration order.
@@ -74,8 +87,12 @@ func walkCatalog(t reflect.Type, prefix, section, parentLabel string, parentRequ
 				spec.Input = "text"
 			}
 			if o := f.Tag.Get("options"); o != "" {
-				spec.Options = strings.Split(o, "|")
+				for _, item := range strings.Split(o, "|") {
+					v, l, _ := strings.Cut(item, "=")
+					spec.Options = append(spec.Options, option{Value: v, Label: l})
+				}
 			}
+			spec.Display = f.Tag.Get("display")
 			*out = append(*out, spec)
 		}
 	}
@@ -95,14 +112,6 @@ func joinPath(prefix, name string) string {
 		return name
 	}
 	return prefix + "." + name
-}
-
-// indexPattern matches list indexes in a concrete path.
-var indexPattern = regexp.MustCompile(`\[\d+\]`)
-
-// normalizePath turns "owners[2].ssn" into "owners[].ssn".
-func normalizePath(path string) string {
-	return indexPattern.ReplaceAllString(path, "[]")
 }
 
 // maxStringLength bounds every text field, as a real API would.

@@ -1,85 +1,140 @@
-// Package sandbox is a stand-in for the upstream account application API
-// (area A of the specification): the API itself, an S3-like object store
-// for presigned uploads, the merchant pages behind application links,
-// status webhooks, fault injection and admin controls. It shares no code
-// with the portal. README.md in this folder lists every choice made where
-// the specification is silent.
+// Package accounts is area A of the sandbox: a stand-in for the upstream
+// account application API. It serves the API itself, an S3-like object
+// store for presigned uploads, the merchant pages behind application links
+// (with the simulated bank-link dialog), automatic underwriting, status
+// webhooks and its admin page. It shares no code with the portal; its
+// state lives in the sandbox's bbolt store. ../README.md lists every choice
+// made where the specification is silent.
 package accounts
 
 import (
+	"context"
 	crand "crypto/rand"
-	"encoding/binary"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"strings"
 	"sync"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
-// Server is one sandbox. Its state lives in memory, file content on disk.
-// All methods are safe for concurrent use.
+// Area is the name of this area in the fault injector and the admin paths.
+const Area = "accounts"
+
+// Server is the account application area. All methods are safe for
+// concurrent use.
 type Server struct {
 	opts      Options
+	env       kit.Env
 	log       *slog.Logger
-	hooks     *webhooks
-	views     *views
+	db        *bolt.DB
+	pages     *kit.Pages // merchant pages
+	admin     *kit.Pages // admin page
 	fields    []fieldSpec
+	alarm     *kit.Alarm
+	hooks     *webhooks
 	objectDir string
 	removeDir bool // the object folder is a temporary one of ours
 
-	mu           sync.Mutex
-	publicURL    string
-	apps         map[string]*application
-	order        []string
-	byExternal   map[string]string
-	tokens       map[string]time.Time // token issued by /auth → expiry
-	tokensIssued int
-	faults       Faults
-	compat       Compat
-	scripted     []int // statuses for the next API requests; 0 drops
-	rng          *rand.Rand
-	apiRequests  int
+	settingsMu  sync.Mutex
+	urlLifetime time.Duration
+	compat      Compat
+
+	own *standalone // set when New built the environment itself
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-// New builds a sandbox from opts. Call Close when done with it.
+// standalone is the environment New builds for an area served alone.
+type standalone struct {
+	store  *kit.Store
+	mu     sync.Mutex
+	public string
+}
+
+// New builds the area on its own, with its own store (Options.StateFile),
+// clock, faults and admin guard: for Go tests of packages that need only
+// area A. Unlike the sandbox server, it accepts any pricing code unless
+// PricingCodes is set, as the area did before codes were issued. The
+// `portal sandbox` command and the embedded sandbox use the sandbox server
+// (package sandbox), which builds the area with NewArea.
 func New(opts Options) (*Server, error) {
+	store, err := kit.OpenStore(opts.StateFile)
+	if err != nil {
+		return nil, err
+	}
+	faults, err := kit.NewInjector(opts.Faults.Shared(), opts.Seed)
+	if err != nil {
+		_ = store.Close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	own := &standalone{store: store, public: strings.TrimSuffix(opts.PublicBaseURL, "/")}
+	clock := opts.Clock
+	if clock == nil {
+		clock = kit.SystemClock{}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	env := kit.Env{Clock: clock, Faults: faults, Store: store, Log: log, Admin: kit.AdminGuard(opts.AdminToken),
+		PublicURL: func() string { own.mu.Lock(); defer own.mu.Unlock(); return own.public }}
+	if len(opts.PricingCodes) == 0 {
+		opts.AnyPricingCode = true
+	}
+	s, err := NewArea(env, opts)
+	if err != nil {
+		_ = store.Close()
+		return nil, err
+	}
+	s.own = own
+	return s, nil
+}
+
+// NewArea builds the area on the sandbox server's environment: its clock,
+// fault injector (area name "accounts"), store and admin guard. Call Close
+// when done with it; the store stays open.
+func NewArea(env kit.Env, opts Options) (*Server, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{
-		opts: opts, log: opts.Logger, fields: catalog(),
-		publicURL:  strings.TrimSuffix(opts.PublicBaseURL, "/"),
-		apps:       map[string]*application{},
-		byExternal: map[string]string{},
-		tokens:     map[string]time.Time{},
-		faults:     opts.Faults,
-		compat:     opts.Compat,
+	if env.Log == nil {
+		env.Log = slog.New(slog.DiscardHandler)
 	}
+	s := &Server{opts: opts, env: env, log: env.Log, db: env.Store.DB, fields: catalog(),
+		urlLifetime: opts.Faults.URLLifetime, compat: opts.Compat}
 	if len(s.opts.SigningKey) == 0 {
 		s.opts.SigningKey = make([]byte, 32)
 		_, _ = crand.Read(s.opts.SigningKey)
 	}
-	seed := opts.Seed
-	if seed == 0 {
-		var b [8]byte
-		_, _ = crand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:])
-	}
-	s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	if s.views, err = parseViews(); err != nil {
+	if s.pages, s.admin, err = parsePages(); err != nil {
 		return nil, err
+	}
+	if err := env.Store.Buckets(allBuckets...); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	if err := s.openObjectDir(); err != nil {
 		return nil, err
 	}
-	if err := s.load(); err != nil {
+	if err := s.importLegacyState(); err != nil {
 		return nil, err
 	}
-	s.hooks = newWebhooks(opts, s.log)
+	if err := s.issueConfiguredCodes(); err != nil {
+		return nil, err
+	}
+	s.hooks = newWebhooks(s)
+	s.alarm = kit.NewAlarm(env.Clock, s.runDue)
+	if err := s.rearm(); err != nil {
+		s.alarm.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -101,122 +156,100 @@ func (s *Server) openObjectDir() error {
 }
 
 // SetPublicBaseURL sets the scheme://host[:port] on which presigned URLs
-// and links are built, for when it is known only after listening.
+// and links are built, for an area built by New, when it is known only
+// after listening. The sandbox server has its own.
 func (s *Server) SetPublicBaseURL(u string) error {
 	if err := checkBaseURL(u); err != nil {
 		return fmt.Errorf("sandbox: public base URL: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.publicURL = strings.TrimSuffix(u, "/")
+	if s.own == nil {
+		return fmt.Errorf("sandbox: the sandbox server sets the public base URL of its areas")
+	}
+	s.own.mu.Lock()
+	defer s.own.mu.Unlock()
+	s.own.public = strings.TrimSuffix(u, "/")
 	return nil
 }
 
-// baseURLLocked returns the public base URL or, when none is set, the
-// scheme and host the request came to. The caller holds s.mu.
-func (s *Server) baseURLLocked(r *http.Request) string {
-	if s.publicURL != "" {
-		return s.publicURL
+// publicURL returns the configured public base URL, or "".
+func (s *Server) publicURL() string {
+	if s.env.PublicURL == nil {
+		return ""
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
+	return strings.TrimSuffix(s.env.PublicURL(), "/")
 }
 
-// Close stops webhook deliveries in flight and removes the object folder
-// when it was a temporary one.
+// Close stops the alarm and the webhook deliveries in flight, and removes
+// the object folder when it was a temporary one (and the store when New
+// made it).
 func (s *Server) Close() error {
-	s.hooks.close()
-	if s.removeDir {
-		return os.RemoveAll(s.objectDir)
-	}
-	return nil
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
 }
 
-// Handler returns the sandbox's routes. Reading it gives the site map.
+func (s *Server) close() error {
+	s.alarm.Close()
+	s.hooks.close()
+	var err error
+	if s.removeDir {
+		err = os.RemoveAll(s.objectDir)
+	}
+	if s.own != nil {
+		if cerr := s.own.store.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// BasePath is the API's path prefix, such as "/v2".
+func (s *Server) BasePath() string { return s.opts.BasePath }
+
+// Handler serves the area alone (New): its routes, the shared stylesheet,
+// the security headers and a request log line. The sandbox server mounts
+// the area on its own mux instead.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	api := s.opts.BasePath
-
-	// Area A API: bearer token except /auth; faults apply.
-	mux.Handle("POST "+api+"/auth", s.apiRoute(s.handleAuth, false))
-	mux.Handle("POST "+api+"/application/start", s.apiRoute(s.handleStart, true))
-	mux.Handle("PATCH "+api+"/application/{applicationId}", s.apiRoute(s.handlePatch, true))
-	mux.Handle("POST "+api+"/application/{applicationId}/file", s.apiRoute(s.handleCreateFile, true))
-	mux.Handle("GET "+api+"/application/{applicationId}/file/{fileId}", s.apiRoute(s.handleGetFile, true))
-	mux.Handle("GET "+api+"/application/{applicationId}/link", s.apiRoute(s.handleLink, true))
-	mux.Handle("POST "+api+"/application/{applicationId}/link", s.apiRoute(s.handleLink, true))
-
-	// Object store: presigned PUT only; faults apply.
-	mux.Handle("PUT "+storePrefix+"{applicationId}/{fileId}", s.storeFaults(http.HandlerFunc(s.handlePutObject)))
-
-	// Merchant pages behind the application link: no login, the link is the key.
-	mux.HandleFunc("GET "+pagePrefix+"{applicationId}", s.handleDetailsPage)
-	mux.HandleFunc("POST "+pagePrefix+"{applicationId}", s.sameOrigin(s.handleDetailsSubmit))
-	mux.HandleFunc("GET "+pagePrefix+"{applicationId}/terms", s.handleTermsPage)
-	mux.HandleFunc("POST "+pagePrefix+"{applicationId}/terms", s.sameOrigin(s.handleTermsSubmit))
-	mux.HandleFunc("GET "+pagePrefix+"{applicationId}/done", s.handleDonePage)
-	mux.HandleFunc("GET "+stylesheetPath, s.handleStylesheet)
-
-	// Admin controls: admin token on every route.
-	mux.HandleFunc("GET /_sandbox/admin", s.admin(s.handleAdminPage))
-	mux.HandleFunc("POST /_sandbox/admin/applications/{applicationId}/status", s.admin(s.sameOrigin(s.handleAdminStatusForm)))
-	mux.HandleFunc("POST /_sandbox/admin/faults", s.admin(s.sameOrigin(s.handleAdminFaultsForm)))
-	mux.HandleFunc("GET /_sandbox/admin/api/applications", s.admin(s.handleAdminListJSON))
-	mux.HandleFunc("GET /_sandbox/admin/api/applications/{applicationId}", s.admin(s.handleAdminGetJSON))
-	mux.HandleFunc("POST /_sandbox/admin/api/applications/{applicationId}/status", s.admin(s.handleAdminStatusJSON))
-	mux.HandleFunc("GET /_sandbox/admin/api/faults", s.admin(s.handleAdminFaultsGetJSON))
-	mux.HandleFunc("PUT /_sandbox/admin/api/faults", s.admin(s.handleAdminFaultsPutJSON))
-	mux.HandleFunc("POST /_sandbox/admin/api/clock/advance", s.admin(s.handleAdminClockJSON))
-
-	return s.logRequests(s.saveAfterChanges(mux))
-}
-
-// saveAfterChanges rewrites the state file after every request that can
-// change state (all but GET and HEAD; opening a link with GET can too, so
-// merchant pages save as well).
-func (s *Server) saveAfterChanges(next http.Handler) http.Handler {
-	if s.opts.StateFile == "" {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, pagePrefix) {
-				s.mu.Lock()
-				s.saveLocked()
-				s.mu.Unlock()
-			}
-		}()
-		next.ServeHTTP(w, r)
-	})
+	s.Mount(mux)
+	mux.HandleFunc("GET "+kit.StylesheetPath, kit.ServeStylesheet)
+	mux.HandleFunc("GET "+kit.ScriptPath, kit.ServeScript)
+	return kit.SecurityHeaders(logRequests(s.log, mux))
 }
 
 // logRequests writes one line per request: method, path (never the query,
 // which holds URL signatures), status and duration.
-func (s *Server) logRequests(next http.Handler) http.Handler {
+func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := &kit.StatusRecorder{ResponseWriter: w, Status: http.StatusOK}
 		defer func() {
-			s.log.Info("sandbox request", "method", r.Method, "path", r.URL.Path,
-				"status", rec.status, "duration", time.Since(start))
+			log.Info("sandbox request", "method", r.Method, "path", r.URL.Path,
+				"status", rec.Status, "duration", time.Since(start))
 		}()
 		next.ServeHTTP(rec, r)
 	})
 }
 
-// statusRecorder remembers the status an answer was written with.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
+// setStatus moves a to st in the change c, records who moved it, queues the
+// webhook and, for boarded, the announcement.
+func (s *Server) setStatus(c *change, a *appRecord, st Status, by string) error {
+	if a.Status == st {
+		return nil
+	}
+	a.Status = st
+	a.Updated = c.now
+	a.History = append(a.History, StatusChange{Status: st, At: c.now, By: by})
+	if st == StatusBoarded && !a.Announced {
+		a.Announced = true
+		c.boarded = append(c.boarded, kit.Merchant{ApplicationID: a.ID, ExternalApplicationID: a.ExternalID, Name: a.name()})
+	}
+	return s.hooks.enqueue(c, a.ID, st)
 }
 
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
+// announce hands a boarded merchant to the OnBoarded hook.
+func (s *Server) announce(m kit.Merchant) {
+	if s.opts.OnBoarded == nil {
+		return
+	}
+	s.opts.OnBoarded(context.Background(), m)
 }
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

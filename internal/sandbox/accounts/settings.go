@@ -1,65 +1,55 @@
 package accounts
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
 
-// faultSettings is Faults and Compat as the admin surface reads and writes
-// them: durations as Go duration text ("250ms", "10s"), empty for zero.
-type faultSettings struct {
-	Latency          string  `json:"latency"`
-	LatencyJitter    string  `json:"latencyJitter"`
-	ErrorRate        float64 `json:"errorRate"`
-	DropRate         float64 `json:"dropRate"`
-	URLLifetime      string  `json:"urlLifetime"`
-	RetryAfter       string  `json:"retryAfter"`
-	OmitPresignedURL bool    `json:"omitPresignedUrl"`
-	ExpAtSeconds     bool    `json:"expAtSeconds"`
+var errNegativeLifetime = errors.New("sandbox: the URL lifetime must not be negative")
+
+// areaSettings are the area's own answer settings as the admin surface
+// reads and writes them: the presigned URL lifetime as Go duration text
+// ("10s", empty for the published 120 s) and the answer shapes.
+type areaSettings struct {
+	URLLifetime      string `json:"urlLifetime"`
+	OmitPresignedURL bool   `json:"omitPresignedUrl"`
+	ExpAtSeconds     bool   `json:"expAtSeconds"`
 }
 
-func settingsOf(f Faults, c Compat) faultSettings {
-	return faultSettings{
-		Latency: durationText(f.Latency), LatencyJitter: durationText(f.LatencyJitter),
-		ErrorRate: f.ErrorRate, DropRate: f.DropRate,
-		URLLifetime: durationText(f.URLLifetime), RetryAfter: durationText(f.RetryAfter),
-		OmitPresignedURL: c.OmitPresignedURL, ExpAtSeconds: c.ExpAtSeconds,
+func (s *Server) settings() areaSettings {
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	out := areaSettings{OmitPresignedURL: s.compat.OmitPresignedURL, ExpAtSeconds: s.compat.ExpAtSeconds}
+	if s.urlLifetime > 0 {
+		out.URLLifetime = s.urlLifetime.String()
 	}
-}
-
-func durationText(d time.Duration) string {
-	if d == 0 {
-		return ""
-	}
-	return d.String()
+	return out
 }
 
 // applySettings checks and installs admin settings.
-func (s *Server) applySettings(fs faultSettings) error {
-	var f Faults
-	for _, p := range []struct {
-		name string
-		text string
-		dst  *time.Duration
-	}{
-		{"latency", fs.Latency, &f.Latency},
-		{"latencyJitter", fs.LatencyJitter, &f.LatencyJitter},
-		{"urlLifetime", fs.URLLifetime, &f.URLLifetime},
-		{"retryAfter", fs.RetryAfter, &f.RetryAfter},
-	} {
-		if p.text == "" {
-			continue
+func (s *Server) applySettings(as areaSettings) error {
+	var life time.Duration
+	if as.URLLifetime != "" {
+		d, err := time.ParseDuration(as.URLLifetime)
+		if err != nil || d < 0 {
+			return fmt.Errorf("urlLifetime: %q is not a duration such as 10s or 2m", as.URLLifetime)
 		}
-		d, err := time.ParseDuration(p.text)
-		if err != nil {
-			return fmt.Errorf("%s: %q is not a duration such as 250ms or 10s", p.name, p.text)
-		}
-		*p.dst = d
+		life = d
 	}
-	f.ErrorRate, f.DropRate = fs.ErrorRate, fs.DropRate
-	if err := s.SetFaults(f); err != nil {
-		return err
-	}
-	s.SetCompat(Compat{OmitPresignedURL: fs.OmitPresignedURL, ExpAtSeconds: fs.ExpAtSeconds})
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	s.urlLifetime = life
+	s.compat = Compat{OmitPresignedURL: as.OmitPresignedURL, ExpAtSeconds: as.ExpAtSeconds}
 	return nil
+}
+
+// urlLife is the lifetime of presigned URLs in force, whole seconds.
+func (s *Server) urlLife() time.Duration {
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	if s.urlLifetime > 0 {
+		return max(s.urlLifetime.Truncate(time.Second), time.Second)
+	}
+	return DefaultURLLifetime
 }

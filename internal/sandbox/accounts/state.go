@@ -3,7 +3,6 @@ package accounts
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -31,38 +30,58 @@ var statuses = []Status{
 	StatusWithdrawn, StatusDeclined, StatusBoarded, StatusInstalled, StatusActive,
 }
 
+// statusLabels are the words the sandbox's pages use for each state.
+var statusLabels = map[Status]string{
+	StatusInitiated:         "Started by the partner",
+	StatusRequested:         "Link sent to the merchant",
+	StatusInProgress:        "Merchant filling in",
+	StatusProcessing:        "Under review",
+	StatusProcessingPending: "More information needed",
+	StatusWithdrawn:         "Withdrawn",
+	StatusDeclined:          "Declined",
+	StatusBoarded:           "Boarded",
+	StatusInstalled:         "Installed",
+	StatusActive:            "Active",
+}
+
+// Label returns the words the sandbox's pages show for the state.
+func (st Status) Label() string {
+	if l, ok := statusLabels[st]; ok {
+		return l
+	}
+	return string(st)
+}
+
+// adminMoves lists the moves the back office (the admin controls) can make
+// from each state. The partner's calls and the merchant make the others:
+// initiated → requested (link), requested → inProgress (opening the link),
+// inProgress → processing (accepting the terms).
+var adminMoves = map[Status][]Status{
+	StatusInitiated:         {StatusWithdrawn, StatusDeclined},
+	StatusRequested:         {StatusWithdrawn, StatusDeclined},
+	StatusInProgress:        {StatusWithdrawn, StatusDeclined},
+	StatusProcessing:        {StatusProcessingPending, StatusBoarded, StatusDeclined, StatusWithdrawn},
+	StatusProcessingPending: {StatusProcessing, StatusBoarded, StatusDeclined, StatusWithdrawn},
+	StatusBoarded:           {StatusInstalled},
+	StatusInstalled:         {StatusActive},
+}
+
+// AdminMoves returns the states the admin controls can move an application
+// in state st to.
+func AdminMoves(st Status) []Status { return slices.Clone(adminMoves[st]) }
+
 // ErrNotFound reports an unknown application or file.
 var ErrNotFound = errors.New("sandbox: not found")
 
 // ErrTransition reports a state change the sandbox does not allow.
 var ErrTransition = errors.New("sandbox: state change not allowed")
 
-// application is the sandbox's record of one account application.
-type application struct {
-	id, externalID, pricingCode string
-	status                      Status
-	data                        map[string]any
-	linked                      bool
-	created, updated            time.Time
-	files                       map[string]*storedFile
-	fileOrder                   []string
-	history                     []StatusChange
-}
-
-// storedFile is the record of one file's metadata and upload.
-type storedFile struct {
-	id, fileType, name, contentType string
-	contentLength                   int64
-	created                         time.Time
-	uploaded                        bool
-	sha256                          string
-}
-
 // Application is a copy of an application's state, for tests and the admin
 // surface. Data holds the merged application data as JSON.
 type Application struct {
 	ID                    string          `json:"applicationId"`
 	ExternalApplicationID string          `json:"externalApplicationId"`
+	Name                  string          `json:"name"`
 	PricingCode           string          `json:"pricingCode"`
 	Status                Status          `json:"status"`
 	Linked                bool            `json:"linked"`
@@ -70,6 +89,9 @@ type Application struct {
 	Data                  json.RawMessage `json:"data,omitempty"`
 	Files                 []File          `json:"files"`
 	History               []StatusChange  `json:"history"`
+	Changes               []DataChange    `json:"changes"`
+	Pending               *PendingRequest `json:"pending,omitempty"`
+	Underwriting          *Decision       `json:"underwriting,omitempty"`
 	Created               time.Time       `json:"created"`
 	Updated               time.Time       `json:"updated"`
 }
@@ -84,127 +106,46 @@ type File struct {
 	Uploaded      bool      `json:"uploaded"`
 	SHA256        string    `json:"sha256,omitempty"`
 	Created       time.Time `json:"created"`
+	UploadedAt    time.Time `json:"uploadedAt,omitzero"`
 }
 
-// StatusChange records one move of an application's state.
+// StatusChange records one move of an application's state and who made it.
 type StatusChange struct {
 	Status Status    `json:"status"`
 	At     time.Time `json:"at"`
+	By     string    `json:"by,omitempty"` // partner, merchant, underwriting, admin
 }
 
-// snapshot copies a into an Application; base is the public base URL. The
-// caller holds s.mu.
-func (a *application) snapshot(base string, withData bool) Application {
-	out := Application{
-		ID: a.id, ExternalApplicationID: a.externalID, PricingCode: a.pricingCode,
-		Status: a.status, Linked: a.linked, Created: a.created, Updated: a.updated,
-		History: slices.Clone(a.history), Files: []File{},
-	}
-	if a.linked {
-		out.Link = base + pagePrefix + a.id
-	}
-	if withData {
-		out.Data, _ = json.Marshal(a.data)
-	}
-	for _, id := range a.fileOrder {
-		f := a.files[id]
-		out.Files = append(out.Files, File{
-			ID: f.id, FileType: f.fileType, Name: f.name, ContentType: f.contentType,
-			ContentLength: f.contentLength, Uploaded: f.uploaded, SHA256: f.sha256, Created: f.created,
-		})
-	}
-	return out
+// DataChange records one save of the merchant pages that changed values:
+// what changed, from what to what (personal data masked), and how.
+type DataChange struct {
+	At     time.Time     `json:"at"`
+	By     string        `json:"by"` // "merchant" or "bank link (<institution>)"
+	Fields []FieldChange `json:"fields"`
 }
 
-// setStatusLocked moves a to st, records it and sends the webhook. The
-// caller holds s.mu; sending only queues the delivery.
-func (s *Server) setStatusLocked(a *application, st Status) {
-	if a.status == st {
-		return
-	}
-	now := s.opts.Clock.Now()
-	a.status = st
-	a.updated = now
-	a.history = append(a.history, StatusChange{Status: st, At: now})
-	s.hooks.send(webhookEvent{ID: a.id, Status: st, Created: now.UnixMilli()})
+// FieldChange is one value the merchant changed. From and To are shown as
+// the pages show them: personal data masked to its last four characters.
+type FieldChange struct {
+	Path  string `json:"path"`
+	Label string `json:"label"`
+	From  string `json:"from"`
+	To    string `json:"to"`
 }
 
-// StartedCount returns how many applications have been started.
-func (s *Server) StartedCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.apps)
+// PendingRequest is what the back office asks for while an application is
+// processingPending: a document of a type, or a detail the merchant must
+// confirm or correct on the application pages.
+type PendingRequest struct {
+	Kind     string    `json:"kind"` // "document" or "detail"
+	FileType string    `json:"fileType,omitempty"`
+	Message  string    `json:"message"`
+	At       time.Time `json:"at"`
 }
 
-// Application returns a copy of the application with the given id.
-func (s *Server) Application(id string) (Application, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.apps[id]
-	if !ok {
-		return Application{}, false
-	}
-	return a.snapshot(s.publicURL, true), true
-}
-
-// Applications returns copies of every application, oldest first, without
-// their data.
-func (s *Server) Applications() []Application {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Application, 0, len(s.order))
-	for _, id := range s.order {
-		out = append(out, s.apps[id].snapshot(s.publicURL, false))
-	}
-	return out
-}
-
-// FileSHA256 returns the hex SHA-256 of an uploaded file's content.
-func (s *Server) FileSHA256(appID, fileID string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.apps[appID]
-	if !ok {
-		return "", false
-	}
-	f, ok := a.files[fileID]
-	if !ok || !f.uploaded {
-		return "", false
-	}
-	return f.sha256, true
-}
-
-// Decline moves an application to declined, as an underwriter would.
-func (s *Server) Decline(id string) error { return s.SetStatus(id, StatusDeclined) }
-
-// Board moves an accepted application to boarded.
-func (s *Server) Board(id string) error { return s.SetStatus(id, StatusBoarded) }
-
-// SetStatus moves an application to any published state, as the operator's
-// back office would. Two moves are checked: boarding needs an accepted
-// application (processing or processingPending), and a final state
-// (withdrawn, declined, boarded, installed, active) cannot be declined.
-func (s *Server) SetStatus(id string, st Status) error {
-	if !slices.Contains(statuses, st) {
-		return fmt.Errorf("%w: %q is not a published state", ErrTransition, st)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.apps[id]
-	if !ok {
-		return fmt.Errorf("application %s: %w", id, ErrNotFound)
-	}
-	switch st {
-	case StatusBoarded:
-		if a.status != StatusProcessing && a.status != StatusProcessingPending {
-			return fmt.Errorf("%w: cannot board an application in state %s", ErrTransition, a.status)
-		}
-	case StatusDeclined:
-		if slices.Contains([]Status{StatusWithdrawn, StatusDeclined, StatusBoarded, StatusInstalled, StatusActive}, a.status) {
-			return fmt.Errorf("%w: cannot decline an application in state %s", ErrTransition, a.status)
-		}
-	}
-	s.setStatusLocked(a, st)
-	s.saveLocked()
-	return nil
+// Decision is an automatic underwriting decision waiting on the clock.
+type Decision struct {
+	Outcome Status    `json:"outcome"` // boarded, declined or processingPending
+	Due     time.Time `json:"due"`
+	Reason  string    `json:"reason"` // the test data that chose it
 }

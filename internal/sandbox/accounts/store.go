@@ -1,170 +1,149 @@
 package accounts
 
 import (
-	"crypto/hmac"
-	"crypto/md5"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/xml"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
 	"time"
 
-	"github.com/google/uuid"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
-// storePrefix is the object store's path; an object is {appID}/{fileID}.
-const storePrefix = "/_store/"
+// The area's buckets in the shared store. Each request reads or writes only
+// the keys it needs, in one bbolt transaction: no lock of the area's own,
+// no rewrite of the whole state.
+const (
+	bApps     = "accounts.applications" // application id → appRecord
+	bExternal = "accounts.external"     // externalApplicationId → application id
+	bOrder    = "accounts.order"        // sequence (8 bytes, big-endian) → application id
+	bTokens   = "accounts.tokens"       // SHA-256 of a token from /auth → expiry
+	bCodes    = "accounts.pricingCodes" // pricing code → PricingCode
+	bDue      = "accounts.due"          // due time + kind + id → nothing: the work waiting on the clock
+	bHooks    = "accounts.webhooks"     // delivery id → delivery
+	bMeta     = "accounts.meta"         // counters and markers
+)
 
-// amzDate is the timestamp form of X-Amz-Date.
-const amzDate = "20060102T150405Z"
+var allBuckets = []string{bApps, bExternal, bOrder, bTokens, bCodes, bDue, bHooks, bMeta}
 
-// presignLocked builds a presigned PUT URL for f, valid from now for the
-// URL lifetime. The signature covers the path, the issue time, the lifetime,
-// the size and the content type, as S3's signed headers would, so a changed
-// query or a different body is refused. The caller holds s.mu.
-func (s *Server) presignLocked(r *http.Request, appID string, f *storedFile, now time.Time) (string, time.Time) {
-	life := DefaultURLLifetime
-	if s.faults.URLLifetime > 0 {
-		life = max(s.faults.URLLifetime.Truncate(time.Second), time.Second)
-	}
-	path := storePrefix + appID + "/" + f.id
-	date := now.UTC().Format(amzDate)
-	expires := strconv.Itoa(int(life.Seconds()))
-	q := url.Values{}
-	q.Set("X-Amz-Algorithm", "SANDBOX-HMAC-SHA256")
-	q.Set("X-Amz-Date", date)
-	q.Set("X-Amz-Expires", expires)
-	q.Set("X-Amz-SignedHeaders", "content-length;content-type")
-	q.Set("X-Amz-Signature", s.signature(path, date, expires, f.contentLength, f.contentType))
-	return s.baseURLLocked(r) + path + "?" + q.Encode(), now.Truncate(time.Second).Add(life)
+// change is one write transaction and what to do once it has committed:
+// wake the alarm for work it made due, announce boarded merchants.
+type change struct {
+	tx      *bolt.Tx
+	now     time.Time
+	wake    time.Time
+	boarded []kit.Merchant
 }
 
-// signature is the hex HMAC-SHA256 of what a presigned URL vouches for.
-func (s *Server) signature(path, date, expires string, size int64, ctype string) string {
-	m := hmac.New(sha256.New, s.opts.SigningKey)
-	fmt.Fprintf(m, "PUT\n%s\n%s\n%s\n%d\n%s", path, date, expires, size, ctype)
-	return hex.EncodeToString(m.Sum(nil))
+// wakeAt asks for the alarm at t, once the transaction has committed.
+func (c *change) wakeAt(t time.Time) {
+	if c.wake.IsZero() || t.Before(c.wake) {
+		c.wake = t
+	}
 }
 
-// handlePutObject stores an upload made through a presigned URL, checking
-// what S3 checks, in S3's order: Content-Length (411), signature against the
-// request's size and type (403 SignatureDoesNotMatch), expiry (403
-// AccessDenied "Request has expired"). The body streams to disk.
-func (s *Server) handlePutObject(w http.ResponseWriter, r *http.Request) {
-	appID, fileID := r.PathValue("applicationId"), r.PathValue("fileId")
-	q := r.URL.Query()
-	date, expires, sig := q.Get("X-Amz-Date"), q.Get("X-Amz-Expires"), q.Get("X-Amz-Signature")
-	if date == "" || expires == "" || sig == "" {
-		writeS3Error(w, http.StatusForbidden, "AccessDenied", "Query-string authentication requires X-Amz-Date, X-Amz-Expires and X-Amz-Signature", nil)
-		return
-	}
-	if r.ContentLength < 0 || (r.ContentLength == 0 && r.Header.Get("Content-Length") == "") {
-		writeS3Error(w, http.StatusLengthRequired, "MissingContentLength", "You must provide the Content-Length HTTP header.", nil)
-		return
-	}
-	want := s.signature(r.URL.Path, date, expires, r.ContentLength, r.Header.Get("Content-Type"))
-	if !hmac.Equal([]byte(want), []byte(sig)) {
-		writeS3Error(w, http.StatusForbidden, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", nil)
-		return
-	}
-	issued, err1 := time.Parse(amzDate, date)
-	secs, err2 := strconv.Atoi(expires)
-	if err1 != nil || err2 != nil {
-		writeS3Error(w, http.StatusForbidden, "AccessDenied", "Invalid date or expiry in the query string", nil)
-		return
-	}
-	now := s.opts.Clock.Now()
-	if exp := issued.Add(time.Duration(secs) * time.Second); !now.Before(exp) {
-		writeS3Error(w, http.StatusForbidden, "AccessDenied", "Request has expired", map[string]string{
-			"X-Amz-Expires": expires,
-			"Expires":       exp.UTC().Format(time.RFC3339),
-			"ServerTime":    now.UTC().Format(time.RFC3339),
-		})
-		return
-	}
-	sum, md5sum, err := s.writeObject(appID, fileID, r.Body, r.ContentLength)
+// update runs fn in a write transaction and, after the commit, sets the
+// alarm and announces boarded merchants.
+func (s *Server) update(fn func(c *change) error) error {
+	c := &change{}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		*c = change{tx: tx, now: s.env.Clock.Now()}
+		return fn(c)
+	})
 	if err != nil {
-		writeS3Error(w, http.StatusBadRequest, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", nil)
-		return
+		return err
 	}
-	s.mu.Lock()
-	if a, ok := s.apps[appID]; ok {
-		if f, ok := a.files[fileID]; ok {
-			f.uploaded, f.sha256 = true, sum
+	if !c.wake.IsZero() {
+		s.alarm.Set(c.wake)
+	}
+	for _, m := range c.boarded {
+		s.announce(m)
+	}
+	return nil
+}
+
+// view runs fn in a read transaction; readers never wait for writers.
+func (s *Server) view(fn func(tx *bolt.Tx) error) error {
+	return s.db.View(fn)
+}
+
+// loadApp reads one application; ErrNotFound when there is none.
+func loadApp(tx *bolt.Tx, id string) (*appRecord, error) {
+	var a appRecord
+	if err := kit.Get(tx, bApps, id, &a); err != nil {
+		if errors.Is(err, kit.ErrNotFound) {
+			return nil, fmt.Errorf("application %s: %w", id, ErrNotFound)
 		}
+		return nil, err
 	}
-	s.mu.Unlock()
-	w.Header().Set("ETag", `"`+md5sum+`"`)
-	w.WriteHeader(http.StatusOK)
+	return &a, nil
 }
 
-// writeObject streams exactly size bytes of body to the object's file,
-// through a temporary file so a broken upload leaves the old content, and
-// returns the hex SHA-256 and MD5 of the content.
-func (s *Server) writeObject(appID, fileID string, body io.Reader, size int64) (string, string, error) {
-	if uuid.Validate(appID) != nil || uuid.Validate(fileID) != nil {
-		return "", "", errors.New("object names are UUIDs")
-	}
-	dir := filepath.Join(s.objectDir, appID)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return "", "", err
-	}
-	tmp, err := os.CreateTemp(dir, fileID+".part-*")
-	if err != nil {
-		return "", "", err
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	h, m := sha256.New(), md5.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h, m), io.LimitReader(body, size))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", "", err
-	}
-	if n != size {
-		return "", "", fmt.Errorf("got %d of %d bytes", n, size)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, fileID)); err != nil {
-		return "", "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), hex.EncodeToString(m.Sum(nil)), nil
+// saveApp writes one application back.
+func saveApp(tx *bolt.Tx, a *appRecord) error {
+	return kit.Put(tx, bApps, a.ID, a)
 }
 
-// s3Error is S3's XML error body.
-type s3Error struct {
-	XMLName   xml.Name `xml:"Error"`
-	Code      string   `xml:"Code"`
-	Message   string   `xml:"Message"`
-	Extra     []s3Item `xml:",any"`
-	RequestID string   `xml:"RequestId"`
+// seqKey is a sequence number as a sortable key.
+func seqKey(n uint64) []byte {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], n)
+	return k[:]
 }
 
-// s3Item is an extra element of an S3 error, such as Expires.
-type s3Item struct {
-	XMLName xml.Name
-	Value   string `xml:",chardata"`
+// Kinds of due work.
+const (
+	dueDecision = 'u' // an underwriting decision; id is the application id
+	dueWebhook  = 'w' // a webhook delivery attempt; id is the delivery id
+)
+
+// dueKey orders due work by time: 8 bytes of Unix nanoseconds, the kind,
+// the id.
+func dueKey(at time.Time, kind byte, id string) []byte {
+	k := make([]byte, 0, 9+len(id))
+	k = binary.BigEndian.AppendUint64(k, uint64(at.UnixNano()))
+	k = append(k, kind)
+	return append(k, id...)
 }
 
-// writeS3Error answers in S3's error shape.
-func writeS3Error(w http.ResponseWriter, status int, code, msg string, extra map[string]string) {
-	body := s3Error{Code: code, Message: msg, RequestID: uuid.NewString()}
-	for _, k := range []string{"X-Amz-Expires", "Expires", "ServerTime"} {
-		if v, ok := extra[k]; ok {
-			body.Extra = append(body.Extra, s3Item{XMLName: xml.Name{Local: k}, Value: v})
-		}
+// dueItem is one entry of the due bucket.
+type dueItem struct {
+	at   time.Time
+	kind byte
+	id   string
+}
+
+func parseDueKey(k []byte) (dueItem, bool) {
+	if len(k) < 9 {
+		return dueItem{}, false
 	}
-	w.Header().Set("Content-Type", "application/xml")
-	// S3 closes the connection when it refuses an upload it has not read.
-	w.Header().Set("Connection", "close")
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, xml.Header)
-	_ = xml.NewEncoder(w).Encode(body)
+	return dueItem{at: time.Unix(0, int64(binary.BigEndian.Uint64(k[:8]))), kind: k[8], id: string(k[9:])}, true
 }
+
+// putDue records work due at at and wakes the alarm for it after commit.
+func putDue(c *change, at time.Time, kind byte, id string) error {
+	c.wakeAt(at)
+	return c.tx.Bucket([]byte(bDue)).Put(dueKey(at, kind, id), []byte{})
+}
+
+// deleteDue forgets due work.
+func deleteDue(tx *bolt.Tx, at time.Time, kind byte, id string) error {
+	return tx.Bucket([]byte(bDue)).Delete(dueKey(at, kind, id))
+}
+
+// metaInt reads a counter of the meta bucket.
+func metaInt(tx *bolt.Tx, key string) int {
+	var n int
+	_ = kit.Get(tx, bMeta, key, &n)
+	return n
+}
+
+// addMetaInt adds d to a counter of the meta bucket.
+func addMetaInt(tx *bolt.Tx, key string, d int) error {
+	return kit.Put(tx, bMeta, key, metaInt(tx, key)+d)
+}
+
+// decodeJSON is json.Unmarshal for the area's own records.
+func decodeJSON(raw []byte, v any) error { return json.Unmarshal(raw, v) }

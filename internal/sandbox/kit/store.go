@@ -101,3 +101,12 @@ func Each(tx *bolt.Tx, bucket string, fn func(key string, raw []byte) error) err
 	}
 	return b.ForEach(func(k, v []byte) error { return fn(string(k), v) })
 }
+
+// Delete removes key from bucket; a missing key is not an error.
+func Delete(tx *bolt.Tx, bucket, key string) error {
+	b := tx.Bucket([]byte(bucket))
+	if b == nil {
+		return fmt.Errorf("bucket %s does not exist", bucket)
+	}
+	return b.Delete([]byte(key))
+}

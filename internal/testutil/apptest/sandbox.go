@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/app"
-	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
+	"github.com/payportal/portal/internal/sandbox"
+	"github.com/payportal/portal/internal/sandbox/accounts"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
 // sandboxSettings asks for a sandbox upstream; configure adjusts its options.
 type sandboxSettings struct {
-	configure func(*sandbox.Options)
+	configure func(*accounts.Options)
 }
 
 // WithSandbox starts a sandbox upstream on its own port (so every call crosses
@@ -22,8 +23,12 @@ type sandboxSettings struct {
 // webhooks sent to the portal with a shared token. configure, when not nil,
 // adjusts the sandbox's options (faults, pricing codes, answer shapes). The
 // portal's upstream client retries quickly, so injected faults cost little
-// time. env.Sandbox.Server is the sandbox, for its test helpers.
-func WithSandbox(configure func(*sandbox.Options)) Option {
+// time. env.Sandbox.Server is area A, env.Sandbox.Root the sandbox server,
+// for their test helpers. As before pricing codes were issued, the sandbox
+// accepts any pricing code unless configure sets PricingCodes, and it makes
+// no automatic underwriting decision unless configure sets a
+// UnderwritingDelay: tests move applications themselves.
+func WithSandbox(configure func(*accounts.Options)) Option {
 	return func(s *settings) { s.sandbox = &sandboxSettings{configure: configure} }
 }
 
@@ -35,10 +40,12 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 		return nil, nil
 	}
 	token, webhookToken := randomKey(), randomKey()
-	opts := sandbox.Options{
-		Tokens:       []string{token},
-		WebhookURL:   portalURL + "/webhooks/upstream",
-		WebhookToken: webhookToken,
+	opts := accounts.Options{
+		Tokens: []string{token},
+		// Tests move applications by hand unless they ask for underwriting.
+		UnderwritingDelay: -1,
+		WebhookURL:        portalURL + "/webhooks/upstream",
+		WebhookToken:      webhookToken,
 		// Failed webhook deliveries (the portal stopping first) are not retried
 		// for long.
 		WebhookRetryDelays: []time.Duration{50 * time.Millisecond, 200 * time.Millisecond},
@@ -47,7 +54,7 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 	if s.sandbox.configure != nil {
 		s.sandbox.configure(&opts)
 	}
-	rs, err := app.StartSandbox("127.0.0.1:0", opts)
+	rs, err := app.StartSandboxServer("127.0.0.1:0", sandbox.AccountsOnly(opts))
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
 	}
@@ -56,7 +63,7 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 		defer cancel()
 		_ = rs.Close(ctx)
 	})
-	baseURL := rs.URL + "/v2"
+	baseURL := rs.BaseURL
 	s.vars["PORTAL_UPSTREAM_MODE"] = "remote"
 	s.vars["PORTAL_UPSTREAM_BASE_URL"] = baseURL
 	s.vars["PORTAL_UPSTREAM_TOKEN"] = token

@@ -123,6 +123,12 @@ func TestStartRefusals(t *testing.T) {
 			if !upstream.IsPermanent(err) || upstream.IsTemporary(err) {
 				t.Errorf("IsPermanent=%v IsTemporary=%v, want permanent", upstream.IsPermanent(err), upstream.IsTemporary(err))
 			}
+			if refused := upstream.IsPricingCodeRefused(err); refused != (tt.name == "unknown pricing code") {
+				t.Errorf("IsPricingCodeRefused = %v", refused)
+			}
+			if tt.name == "unknown pricing code" && (ue.Field != "pricingCode" || !strings.Contains(ue.Message, `"NOPE"`)) {
+				t.Errorf("refusal = field %q, message %q; want the field and the code named", ue.Field, ue.Message)
+			}
 		})
 	}
 }

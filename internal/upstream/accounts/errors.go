@@ -20,6 +20,7 @@ type Error struct {
 	Path       string // path below the base URL, ids included; never a query
 	StatusCode int    // 0 when no answer arrived
 	Message    string // the upstream's message
+	Field      string // the field at fault, when the upstream names one
 	Code       string // the object store's error code, e.g. AccessDenied
 	Err        error  // the transport error when StatusCode is 0
 }
@@ -48,6 +49,15 @@ func (e *Error) Is(target error) bool {
 func (e *Error) expired() bool {
 	return e.StatusCode == http.StatusForbidden && e.Code == "AccessDenied" &&
 		strings.Contains(strings.ToLower(e.Message), "request has expired")
+}
+
+// IsPricingCodeRefused reports whether the upstream refused to start an
+// application because of its pricing code: one it never issued to the
+// partner (400 naming the field pricingCode). The message says which code,
+// in words fit to show beside the pricing model; it is not temporary.
+func IsPricingCodeRefused(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.StatusCode == http.StatusBadRequest && e.Field == "pricingCode"
 }
 
 // temporaryStatus reports answers worth repeating later unchanged.

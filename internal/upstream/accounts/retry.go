@@ -75,6 +75,7 @@ func errorFromAnswer(method, path string, resp *http.Response) *Error {
 	var j struct {
 		Message string `json:"message"`
 		Error   string `json:"error"`
+		Field   string `json:"field"`
 	}
 	var x struct {
 		Code    string `xml:"Code"`
@@ -82,7 +83,7 @@ func errorFromAnswer(method, path string, resp *http.Response) *Error {
 	}
 	switch {
 	case json.Unmarshal(raw, &j) == nil && (j.Message != "" || j.Error != ""):
-		e.Message = or(j.Message, j.Error)
+		e.Message, e.Field = or(j.Message, j.Error), j.Field
 	case bytes.HasPrefix(raw, []byte("<")) && xml.Unmarshal(raw, &x) == nil && x.Code != "":
 		e.Code, e.Message = x.Code, x.Message
 	case len(raw) > 0 && !bytes.HasPrefix(raw, []byte("<")):
