@@ -60,8 +60,6 @@ func SandboxOptions(cfg config.SandboxConfig, log *slog.Logger) sandbox.Options 
 			Faults:             accounts.Faults{URLLifetime: cfg.URLLifetime},
 			Compat:             accounts.Compat{OmitPresignedURL: cfg.OmitURL, ExpAtSeconds: cfg.ExpAtSeconds},
 		},
-		// Areas B and C plug in here when their branches merge (see
-		// internal/sandbox/areas.go): opts.Payments, opts.Terminals.
 	}
 	if cfg.ManualClock {
 		opts.Clock = kit.NewManualClock(time.Now().UTC().Truncate(time.Second))

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -141,6 +142,29 @@ func TestStandaloneSandboxReadsEverySetting(t *testing.T) {
 	}
 	if h := <-hooks; h != "initiated" { // refused once, retried after 45 s by the manual clock
 		t.Fatalf("first delivery: %s", h)
+	}
+	// The clock moves only once the sandbox has stored the retry.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodGet, base+"/_sandbox/admin/api/accounts/webhooks", nil)
+		req.SetBasicAuth("admin", "admin")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pending []struct {
+			Attempts int
+			Due      time.Time
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&pending)
+		resp.Body.Close()
+		_, clock := admin(http.MethodGet, "/_sandbox/admin/api/clock", nil)
+		now, _ := time.Parse(time.RFC3339Nano, fmt.Sprint(clock["now"]))
+		if len(pending) == 1 && pending[0].Attempts == 1 && pending[0].Due.After(now) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the failed delivery was not stored for a retry: %+v", pending)
+		}
 	}
 	if status, out := admin(http.MethodPost, "/_sandbox/admin/api/clock/advance", map[string]string{"by": "59m"}); status != http.StatusOK {
 		t.Fatalf("advance: %d %v", status, out)

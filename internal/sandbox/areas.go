@@ -10,6 +10,8 @@ import (
 
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/sandbox/kit"
+	"github.com/payportal/portal/internal/sandbox/payments"
+	"github.com/payportal/portal/internal/sandbox/terminals"
 )
 
 // PaymentsArea is area B, the direct payment API, as the server uses it:
@@ -37,25 +39,18 @@ type TerminalsArea interface {
 	Close() error
 }
 
-// ---------------------------------------------------------------------
-// Plugging in areas B and C (the lead's merge of payments-api and
-// terminals-api). Each takes a few lines where the options are built
-// (internal/app.SandboxOptions, internal/testutil/apptest):
-//
-//	opts.Payments = func(env kit.Env) (sandbox.PaymentsArea, error) {
-//		return payments.New(env, payments.Options{ /* PORTAL_SANDBOX_* of area B */ })
-//	}
-//	opts.Terminals = func(env kit.Env) (sandbox.TerminalsArea, error) {
-//		return terminals.New(env, terminals.Options{ /* ... of area C */ })
-//	}
-//
-// Nothing else changes: plugAreas builds and mounts them, boarding
-// provisions them and the credentials route answers from them. To plug
-// them in by default instead, set the two fields here when they are nil.
-// ---------------------------------------------------------------------
-
-// plugAreas builds the areas B and C that the options ask for.
+// plugAreas builds areas B and C: packages payments and terminals, unless
+// the options supply other factories.
 func (s *Server) plugAreas() error {
+	if s.opts.WithoutPaymentsAndTerminals {
+		return nil
+	}
+	if s.opts.Payments == nil {
+		s.opts.Payments = func(env kit.Env) (PaymentsArea, error) { return payments.New(env, s.opts.PaymentsOptions) }
+	}
+	if s.opts.Terminals == nil {
+		s.opts.Terminals = func(env kit.Env) (TerminalsArea, error) { return terminals.New(env, s.opts.TerminalsOptions) }
+	}
 	if s.opts.Payments != nil {
 		p, err := s.opts.Payments(s.env)
 		if err != nil {

@@ -19,6 +19,8 @@ import (
 
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/sandbox/kit"
+	"github.com/payportal/portal/internal/sandbox/payments"
+	"github.com/payportal/portal/internal/sandbox/terminals"
 )
 
 // Options configures the sandbox server. The environment variables are
@@ -57,10 +59,16 @@ type Options struct {
 	// OnBoarded hook is the server's: leave it nil.
 	Accounts accounts.Options
 
+	// PaymentsOptions and TerminalsOptions configure areas B and C.
+	PaymentsOptions  payments.Options
+	TerminalsOptions terminals.Options
 	// Payments and Terminals build areas B and C on the shared environment;
-	// nil leaves the area out. See areas.go for how their packages plug in.
-	Payments  func(env kit.Env) (PaymentsArea, error)
-	Terminals func(env kit.Env) (TerminalsArea, error)
+	// nil builds packages payments and terminals with the options above.
+	// Tests replace them, or leave both areas out with
+	// WithoutPaymentsAndTerminals.
+	WithoutPaymentsAndTerminals bool
+	Payments                    func(env kit.Env) (PaymentsArea, error)
+	Terminals                   func(env kit.Env) (TerminalsArea, error)
 }
 
 // Server is the sandbox: every area behind one handler.

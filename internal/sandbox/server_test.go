@@ -308,7 +308,7 @@ func TestBoardingProvisionsTheAreas(t *testing.T) {
 }
 
 func TestCredentialsWithAreaAOnly(t *testing.T) {
-	s := newServer(t, nil)
+	s := newServer(t, func(o *sandbox.Options) { o.WithoutPaymentsAndTerminals = true })
 	id := s.accepted(t, "Corner Coffee")
 	s.Advance(time.Minute)
 	resp, body := s.do(t, http.MethodGet, "/_sandbox/admin/api/merchants/"+id+"/credentials", adminToken, nil)

@@ -278,6 +278,13 @@ func (s *Server) handleCodesJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.PricingCodes())
 }
 
+// handleWebhooksJSON lists the status webhooks still to be delivered, with
+// their attempts and when the next is due, so a rehearsal can see why a
+// receiver has not heard of a change yet.
+func (s *Server) handleWebhooksJSON(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.PendingWebhooks())
+}
+
 // handleIssueCodeJSON issues a code: {"code": "RETAIL-1", "description":
 // "Retail flat rate"}; 201 when new, 200 when it was already issued. The
 // portal calls it as pricing models are saved, in sandbox mode.

@@ -56,6 +56,7 @@ func (s *Server) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+adminAPI+"/pricing-codes", guard(s.handleCodesJSON))
 	mux.HandleFunc("POST "+adminAPI+"/pricing-codes", guard(s.handleIssueCodeJSON))
 	mux.HandleFunc("DELETE "+adminAPI+"/pricing-codes/{code}", guard(s.handleWithdrawCodeJSON))
+	mux.HandleFunc("GET "+adminAPI+"/webhooks", guard(s.handleWebhooksJSON))
 	mux.HandleFunc("GET "+adminAPI+"/settings", guard(s.handleSettingsGetJSON))
 	mux.HandleFunc("PUT "+adminAPI+"/settings", guard(s.handleSettingsPutJSON))
 }
