@@ -18,11 +18,11 @@ import (
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
-	"github.com/payportal/portal/internal/uploads"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
@@ -59,9 +59,9 @@ type App struct {
 	Upstream *upstream.Client
 	Pricing  *pricing.Service
 	// Documents attaches and serves supporting documents; its Store and
-	// DocumentStorage feed the upstream proxy (uploads.NewProxy).
-	Documents       *uploads.Service
-	DocumentStorage uploads.Storage
+	// DocumentStorage feed the upstream proxy (documents.NewProxy).
+	Documents       *documents.Service
+	DocumentStorage documents.Storage
 	// Applications holds the sales reps' drafts; Sealer encrypts and decrypts
 	// their personal data (the submission decrypts drafts with it).
 	Applications *applications.Service
@@ -106,7 +106,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if err != nil {
 		return nil, err
 	}
-	documents := uploads.NewService(db.Gorm, docStorage, docLimits, now, log)
+	docService := documents.NewService(db.Gorm, docStorage, docLimits, now, log)
 	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
 	if err != nil {
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
@@ -134,7 +134,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	submissions := wireSubmissions(submissionParts{
 		Gorm: db.Gorm, Pool: db.Pool, Queue: queue, Drafts: applicationService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Upstream: upstreamClient,
-		Documents: documents, Storage: docStorage, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName,
+		Documents: docService, Storage: docStorage, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
@@ -153,17 +153,17 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
 		Webhook:      applications.NewWebhookHandler(applications.NewUpstreamStatusRecorder(db.Pool, now), cfg.Upstream.WebhookToken, log),
 		Tracking:     applications.NewOpenTracker(db.Pool, now, log),
-		Documents:    uploads.NewHandlers(documents, views, log),
+		Documents:    documents.NewHandlers(docService, views, log),
 		Applications: applications.NewHandlers(applicationService, views),
 		Submissions:  applications.NewSubmissionHandlers(submissions, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: documents, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Applications: applicationService, Sealer: sealer, Submissions: submissions, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Applications: applicationService, Sealer: sealer, Submissions: submissions, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.
 func documentTitles() map[string]string {
-	titles := make(map[string]string, len(pricing.DocumentTypes))
-	for _, dt := range pricing.DocumentTypes {
+	titles := make(map[string]string, len(documents.DocumentTypes))
+	for _, dt := range documents.DocumentTypes {
 		titles[dt.Code] = dt.Label
 	}
 	return titles

@@ -11,11 +11,11 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/pricing"
-	"github.com/payportal/portal/internal/uploads"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -30,8 +30,8 @@ type submissionParts struct {
 	Pricing      *pricing.Service
 	Outbox       *mail.Outbox
 	Upstream     *upstream.Client // nil: no upstream configured
-	Documents    *uploads.Service
-	Storage      uploads.Storage
+	Documents    *documents.Service
+	Storage      documents.Storage
 	PublicURL    *url.URL
 	ResellerName string
 	// UploadRetryDelay is the proxy's first wait between upload attempts; zero
@@ -49,7 +49,7 @@ func wireSubmissions(p submissionParts) *applications.Submissions {
 	var docs applications.DocumentSender
 	if p.Upstream != nil { // a nil *Client in the interface would not read as nil
 		up = p.Upstream
-		docs = documentSender{uploads.NewProxy(p.Upstream, p.Storage, p.Documents.Store(), uploads.ProxyOptions{
+		docs = documentSender{documents.NewProxy(p.Upstream, p.Storage, p.Documents.Store(), documents.ProxyOptions{
 			BaseDelay: p.UploadRetryDelay, MaxDelay: 10 * p.UploadRetryDelay, Now: p.Now, Logger: log,
 		})}
 	}
@@ -68,7 +68,7 @@ func wireSubmissions(p submissionParts) *applications.Submissions {
 
 // documentSender adapts the uploads proxy to what the push needs; the
 // applications package cannot import uploads, which imports it.
-type documentSender struct{ proxy *uploads.Proxy }
+type documentSender struct{ proxy *documents.Proxy }
 
 // SendDocuments uploads docs through the proxy and says, for each failure,
 // whether trying again later can help.
@@ -83,8 +83,8 @@ func (s documentSender) SendDocuments(ctx context.Context, upstreamAppID string,
 		// A refusal by the upstream, or a stored file that is gone or damaged,
 		// needs the rep; no answer, 5xx and interruptions are retried later.
 		out[i].Reason = "The file could not be sent to the processor."
-		out[i].Permanent = upstream.IsPermanent(r.Err) || errors.Is(r.Err, uploads.ErrNotFound)
-		var pe *uploads.PushError
+		out[i].Permanent = upstream.IsPermanent(r.Err) || errors.Is(r.Err, documents.ErrNotFound)
+		var pe *documents.PushError
 		if errors.As(r.Err, &pe) {
 			out[i].Reason = pe.Reason
 			out[i].Permanent = pe.Permanent

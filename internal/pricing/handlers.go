@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -30,7 +31,7 @@ type formPage struct {
 	Errors        FieldErrors
 	Problem       string // a message about the whole page, e.g. a refused restore
 	History       []HistoryEntry
-	DocumentTypes []DocumentType
+	DocumentTypes []documents.DocumentType
 }
 
 // List shows current and archived models.
@@ -146,7 +147,7 @@ func (h *Handlers) load(c echo.Context) (*models.PricingModel, error) {
 }
 
 func (h *Handlers) renderForm(c echo.Context, status int, page *formPage) error {
-	page.DocumentTypes = DocumentTypes
+	page.DocumentTypes = documents.DocumentTypes
 	title := "New pricing model"
 	if page.Model != nil {
 		title = page.Model.Name

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -70,13 +71,13 @@ func (in Input) normalized() Input {
 	in.UpstreamCode = strings.TrimSpace(in.UpstreamCode)
 	in.FeeSummary = strings.TrimSpace(in.FeeSummary)
 	docs := []string{}
-	for _, d := range DocumentTypes {
+	for _, d := range documents.DocumentTypes {
 		if slices.Contains(in.RequiredDocumentTypes, d.Code) {
 			docs = append(docs, d.Code)
 		}
 	}
 	for _, code := range in.RequiredDocumentTypes {
-		if !IsDocumentType(code) && !slices.Contains(docs, code) {
+		if !documents.IsDocumentType(code) && !slices.Contains(docs, code) {
 			docs = append(docs, code) // kept so that Validate reports it
 		}
 	}
@@ -109,7 +110,7 @@ func (in Input) Validate() FieldErrors {
 		errs[FieldFeeSummary] = "Keep the fee summary to 300 characters or fewer; put details in the description."
 	}
 	for _, code := range in.RequiredDocumentTypes {
-		if !IsDocumentType(code) {
+		if !documents.IsDocumentType(code) {
 			errs[FieldRequiredDocuments] = "Choose document types from the list."
 			break
 		}

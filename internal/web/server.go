@@ -15,9 +15,9 @@ import (
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
-	"github.com/payportal/portal/internal/uploads"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -37,7 +37,7 @@ type Deps struct {
 	Outbox      *mail.Handlers
 	Webhook     *applications.WebhookHandler
 	Tracking    *applications.OpenTracker
-	Documents   *uploads.Handlers
+	Documents   *documents.Handlers
 	// Applications serves the dashboard and the application workspace.
 	Applications *applications.Handlers
 	Submissions  *applications.SubmissionHandlers

@@ -1,4 +1,4 @@
-package uploads_test
+package documents_test
 
 import (
 	"crypto/sha256"
@@ -14,16 +14,16 @@ import (
 	"github.com/google/uuid"
 	"github.com/lib/pq"
 
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/apptest"
-	"github.com/payportal/portal/internal/uploads"
 )
 
 func TestUploadListAndDownload(t *testing.T) {
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
-	base := uploads.SectionPath(a.ID)
+	base := documents.SectionPath(a.ID)
 
 	res := upload(t, c, base, "bank_statement", "March statement.pdf", samplePDF)
 	if res.Status != http.StatusCreated || res.Header.Get("HX-Trigger") != wantTrigger {
@@ -36,9 +36,9 @@ func TestUploadListAndDownload(t *testing.T) {
 	d := docs[0]
 	sum := sha256.Sum256(samplePDF)
 	switch {
-	case d.DocType != "bank_statement", d.DisplayName != "March statement.pdf", d.ContentType != uploads.ContentTypePDF,
+	case d.DocType != "bank_statement", d.DisplayName != "March statement.pdf", d.ContentType != documents.ContentTypePDF,
 		d.SizeBytes != int64(len(samplePDF)), d.SHA256 != hex.EncodeToString(sum[:]),
-		d.StorageKey != uploads.StorageKey(a.ID, d.ID), d.UpstreamStatus != uploads.UpstreamPending,
+		d.StorageKey != documents.StorageKey(a.ID, d.ID), d.UpstreamStatus != documents.UpstreamPending,
 		d.UploadedBy == nil || *d.UploadedBy != rep.ID:
 		t.Fatalf("document row = %+v", d)
 	}
@@ -46,7 +46,7 @@ func TestUploadListAndDownload(t *testing.T) {
 		t.Fatalf("stored objects = %v, want [%s]", got, d.StorageKey)
 	}
 	events := eventsOf(t, env, a.ID)
-	if len(events) != 1 || events[0].Action != uploads.ActionDocumentAdded || events[0].ActorID == nil || *events[0].ActorID != rep.ID {
+	if len(events) != 1 || events[0].Action != documents.ActionDocumentAdded || events[0].ActorID == nil || *events[0].ActorID != rep.ID {
 		t.Fatalf("events = %+v", events)
 	}
 	var details map[string]any
@@ -73,7 +73,7 @@ func TestUploadListAndDownload(t *testing.T) {
 	if dl.Status != http.StatusOK || dl.Body != string(samplePDF) {
 		t.Fatalf("download: %d, %d bytes", dl.Status, len(dl.Body))
 	}
-	checkServed(t, dl, "attachment", uploads.ContentTypePDF, "March statement.pdf")
+	checkServed(t, dl, "attachment", documents.ContentTypePDF, "March statement.pdf")
 	if csp := dl.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "sandbox") {
 		t.Errorf("download CSP %q has no sandbox", csp)
 	}
@@ -81,7 +81,7 @@ func TestUploadListAndDownload(t *testing.T) {
 	if pv.Status != http.StatusOK || pv.Body != string(samplePDF) {
 		t.Fatalf("preview: %d", pv.Status)
 	}
-	checkServed(t, pv, "inline", uploads.ContentTypePDF, "March statement.pdf")
+	checkServed(t, pv, "inline", documents.ContentTypePDF, "March statement.pdf")
 	if csp := pv.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none'") || strings.Contains(csp, "sandbox") {
 		t.Errorf("PDF preview CSP = %q: want default-src 'none' and no sandbox (PDF viewers refuse it)", csp)
 	}
@@ -91,12 +91,12 @@ func TestPreviewOfImageIsSandboxed(t *testing.T) {
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
-	if res := upload(t, c, uploads.SectionPath(a.ID), "photo_id", "licence.png", samplePNG); res.Status != http.StatusCreated {
+	if res := upload(t, c, documents.SectionPath(a.ID), "photo_id", "licence.png", samplePNG); res.Status != http.StatusCreated {
 		t.Fatalf("upload: %d %s", res.Status, res.Body)
 	}
 	d := documentsOf(t, env, a.ID)[0]
-	pv := c.Get(uploads.SectionPath(a.ID) + "/" + d.ID.String() + "/preview")
-	checkServed(t, pv, "inline", uploads.ContentTypePNG, "licence.png")
+	pv := c.Get(documents.SectionPath(a.ID) + "/" + d.ID.String() + "/preview")
+	checkServed(t, pv, "inline", documents.ContentTypePNG, "licence.png")
 	if csp := pv.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "sandbox") || !strings.Contains(csp, "default-src 'none'") {
 		t.Errorf("image preview CSP = %q", csp)
 	}
@@ -140,7 +140,7 @@ func TestUploadRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := upload(t, c, uploads.SectionPath(a.ID), tt.docType, tt.file, tt.body)
+			res := upload(t, c, documents.SectionPath(a.ID), tt.docType, tt.file, tt.body)
 			if res.Status != http.StatusUnprocessableEntity || res.Body != tt.want {
 				t.Fatalf("status %d body %q, want 422 %q", res.Status, res.Body, tt.want)
 			}
@@ -148,7 +148,7 @@ func TestUploadRefusals(t *testing.T) {
 	}
 	t.Run("no file", func(t *testing.T) {
 		body, ctype := multipartForm(t, part{Name: "doc_type", Body: []byte("bank_statement")})
-		res := c.Do(http.MethodPost, uploads.SectionPath(a.ID), body, http.Header{
+		res := c.Do(http.MethodPost, documents.SectionPath(a.ID), body, http.Header{
 			"Content-Type": {ctype}, "X-CSRF-Token": {c.CSRF()}, "HX-Request": {"true"}})
 		if res.Status != http.StatusUnprocessableEntity || res.Body != "Choose a file to upload." {
 			t.Fatalf("status %d body %q", res.Status, res.Body)
@@ -171,7 +171,7 @@ func TestPlainFormUpload(t *testing.T) {
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
-	path := uploads.SectionPath(a.ID)
+	path := documents.SectionPath(a.ID)
 	c.Get(path)
 
 	post := func(docType, file string, content []byte) apptest.Response {
@@ -225,7 +225,7 @@ func TestHostileFileNames(t *testing.T) {
 	seen := map[uuid.UUID]bool{}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
-			res := upload(t, c, uploads.SectionPath(a.ID), "other", tt.name, samplePDF)
+			res := upload(t, c, documents.SectionPath(a.ID), "other", tt.name, samplePDF)
 			if res.Status != http.StatusCreated {
 				t.Fatalf("upload %q: %d %s", tt.name, res.Status, res.Body)
 			}
@@ -233,14 +233,14 @@ func TestHostileFileNames(t *testing.T) {
 			if d.DisplayName != tt.want {
 				t.Errorf("display name = %q, want %q", d.DisplayName, tt.want)
 			}
-			if d.StorageKey != uploads.StorageKey(a.ID, d.ID) {
+			if d.StorageKey != documents.StorageKey(a.ID, d.ID) {
 				t.Errorf("storage key %q is not built from ids", d.StorageKey)
 			}
-			dl := c.Get(uploads.SectionPath(a.ID) + "/" + d.ID.String() + "/download")
-			checkServed(t, dl, "attachment", uploads.ContentTypePDF, tt.want)
+			dl := c.Get(documents.SectionPath(a.ID) + "/" + d.ID.String() + "/download")
+			checkServed(t, dl, "attachment", documents.ContentTypePDF, tt.want)
 		})
 	}
-	list := c.Get(uploads.SectionPath(a.ID) + "/list")
+	list := c.Get(documents.SectionPath(a.ID) + "/list")
 	if strings.Contains(list.Body, "<img src=x") || !strings.Contains(list.Body, "&lt;img src=x onerror=alert(1)&gt;.pdf") {
 		t.Errorf("hostile name not escaped in the list:\n%s", list.Body)
 	}
@@ -255,7 +255,7 @@ func TestReplaceAndDelete(t *testing.T) {
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
-	base := uploads.SectionPath(a.ID)
+	base := documents.SectionPath(a.ID)
 	if res := upload(t, c, base, "photo_id", "old id.png", samplePNG); res.Status != http.StatusCreated {
 		t.Fatalf("upload: %d %s", res.Status, res.Body)
 	}
@@ -298,7 +298,7 @@ func TestReplaceAndDelete(t *testing.T) {
 	for _, e := range eventsOf(t, env, a.ID) {
 		actions = append(actions, e.Action)
 	}
-	want := []string{uploads.ActionDocumentAdded, uploads.ActionDocumentReplaced, uploads.ActionDocumentDeleted}
+	want := []string{documents.ActionDocumentAdded, documents.ActionDocumentReplaced, documents.ActionDocumentDeleted}
 	if strings.Join(actions, ",") != strings.Join(want, ",") {
 		t.Errorf("audit trail = %v, want %v", actions, want)
 	}
@@ -328,13 +328,13 @@ func TestRequiredDocumentSlots(t *testing.T) {
 	if err := env.DB.Gorm.Model(a).Update("pricing_model_id", m.ID).Error; err != nil {
 		t.Fatal(err)
 	}
-	list := c.Get(uploads.SectionPath(a.ID) + "/list").Body
+	list := c.Get(documents.SectionPath(a.ID) + "/list").Body
 	if !strings.Contains(list, `id="documents.voided_check" class="doc-slot-missing"`) ||
 		!strings.Contains(list, `id="documents.bank_statement" class="doc-slot-missing"`) {
 		t.Fatalf("slots missing:\n%s", list)
 	}
-	upload(t, c, uploads.SectionPath(a.ID), "voided_check", "check.pdf", samplePDF)
-	list = c.Get(uploads.SectionPath(a.ID) + "/list").Body
+	upload(t, c, documents.SectionPath(a.ID), "voided_check", "check.pdf", samplePDF)
+	list = c.Get(documents.SectionPath(a.ID) + "/list").Body
 	if !strings.Contains(list, `id="documents.voided_check" class="doc-slot-done"`) {
 		t.Fatalf("uploaded slot not done:\n%s", list)
 	}

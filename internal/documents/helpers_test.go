@@ -1,4 +1,4 @@
-package uploads_test
+package documents_test
 
 import (
 	"bytes"

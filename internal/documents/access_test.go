@@ -1,4 +1,4 @@
-package uploads_test
+package documents_test
 
 import (
 	"bufio"
@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/apptest"
-	"github.com/payportal/portal/internal/uploads"
 )
 
 // documentRoutes lists every documents route of an application, with the
@@ -55,11 +55,11 @@ func TestAnotherRepGetsNotFoundEverywhere(t *testing.T) {
 	other, _ := signIn(t, env, "other@example.com", models.RoleSalesRep)
 	admin, _ := signIn(t, env, "admin@example.com", models.RoleAdmin)
 	a := newApplication(t, env, ownerRep)
-	if res := upload(t, owner, uploads.SectionPath(a.ID), "other", "mine.pdf", samplePDF); res.Status != http.StatusCreated {
+	if res := upload(t, owner, documents.SectionPath(a.ID), "other", "mine.pdf", samplePDF); res.Status != http.StatusCreated {
 		t.Fatal(res.Body)
 	}
 	doc := documentsOf(t, env, a.ID)[0]
-	for _, r := range documentRoutes(uploads.SectionPath(a.ID), doc.ID.String()) {
+	for _, r := range documentRoutes(documents.SectionPath(a.ID), doc.ID.String()) {
 		if res := send(t, other, r.method, r.path); res.Status != http.StatusNotFound {
 			t.Errorf("other rep %s %s: %d, want 404", r.method, r.path, res.Status)
 		}
@@ -68,11 +68,11 @@ func TestAnotherRepGetsNotFoundEverywhere(t *testing.T) {
 		t.Errorf("another rep changed the documents: %+v", docs)
 	}
 	// An admin sees every application.
-	if res := admin.Get(uploads.SectionPath(a.ID) + "/" + doc.ID.String() + "/download"); res.Status != http.StatusOK {
+	if res := admin.Get(documents.SectionPath(a.ID) + "/" + doc.ID.String() + "/download"); res.Status != http.StatusOK {
 		t.Errorf("admin download: %d", res.Status)
 	}
 	// Malformed and unknown ids are simply not found.
-	for _, p := range []string{"/applications/not-a-uuid/documents", uploads.SectionPath(a.ID) + "/not-a-uuid/download"} {
+	for _, p := range []string{"/applications/not-a-uuid/documents", documents.SectionPath(a.ID) + "/not-a-uuid/download"} {
 		if res := owner.Get(p); res.Status != http.StatusNotFound {
 			t.Errorf("GET %s: %d", p, res.Status)
 		}
@@ -91,14 +91,14 @@ func TestLockedOrSubmittingApplicationRefusesChanges(t *testing.T) {
 			env := apptest.New(t)
 			c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 			a := newApplication(t, env, rep)
-			if res := upload(t, c, uploads.SectionPath(a.ID), "other", "before.pdf", samplePDF); res.Status != http.StatusCreated {
+			if res := upload(t, c, documents.SectionPath(a.ID), "other", "before.pdf", samplePDF); res.Status != http.StatusCreated {
 				t.Fatal(res.Body)
 			}
 			doc := documentsOf(t, env, a.ID)[0]
 			if err := env.DB.Gorm.Model(a).Update(tt.column, tt.value).Error; err != nil {
 				t.Fatal(err)
 			}
-			for _, r := range documentRoutes(uploads.SectionPath(a.ID), doc.ID.String()) {
+			for _, r := range documentRoutes(documents.SectionPath(a.ID), doc.ID.String()) {
 				want := http.StatusOK
 				if r.method == http.MethodPost {
 					want = http.StatusConflict
@@ -107,7 +107,7 @@ func TestLockedOrSubmittingApplicationRefusesChanges(t *testing.T) {
 					t.Errorf("%s %s: %d, want %d\n%s", r.method, r.path, res.Status, want, res.Body)
 				}
 			}
-			page := c.Get(uploads.SectionPath(a.ID))
+			page := c.Get(documents.SectionPath(a.ID))
 			if strings.Contains(page.Body, "data-upload-form") || strings.Contains(page.Body, "/delete") {
 				t.Errorf("read-only section still offers changes:\n%s", page.Body)
 			}
@@ -153,7 +153,7 @@ func TestInterruptedUploadLeavesNothing(t *testing.T) {
 	env := apptest.New(t)
 	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
-	path := uploads.SectionPath(a.ID)
+	path := documents.SectionPath(a.ID)
 
 	// A server of our own around the portal, to know when the upload's
 	// handler has returned.

@@ -1,7 +1,7 @@
 // Package uploads holds the supporting documents merchants send with an
 // application: the checks an upload must pass, and the storage that keeps the
 // bytes (local disk or S3).
-package uploads
+package documents
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package uploads_test
+package documents_test
 
 import (
 	"bytes"
@@ -18,10 +18,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/testdb"
-	"github.com/payportal/portal/internal/uploads"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -35,8 +35,8 @@ type proxyEnv struct {
 	client  *upstream.Client
 	appID   string // the upstream's application id
 	db      *database.DB
-	storage *uploads.LocalStorage
-	docs    *uploads.Store
+	storage *documents.LocalStorage
+	docs    *documents.Store
 	ourApp  *models.Application
 	waits   *waitLog
 }
@@ -95,14 +95,14 @@ func newProxyEnv(t testing.TB, setup proxySetup) *proxyEnv {
 		t.Fatalf("start application: %v", err)
 	}
 	db := testdb.New(t)
-	storage, err := uploads.NewLocalStorage(t.TempDir())
+	storage, err := documents.NewLocalStorage(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = storage.Close() })
 	return &proxyEnv{
 		sandbox: sb, clock: clock, client: client, appID: appID, db: db, storage: storage,
-		docs: uploads.NewStore(db.Gorm), ourApp: insertApplication(t, db), waits: &waitLog{},
+		docs: documents.NewStore(db.Gorm), ourApp: insertApplication(t, db), waits: &waitLog{},
 	}
 }
 
@@ -127,26 +127,26 @@ func insertApplication(t testing.TB, db *database.DB) *models.Application {
 func (e *proxyEnv) addDocument(t testing.TB, docType, name string, content io.Reader) models.Document {
 	t.Helper()
 	id := uuid.New()
-	key := uploads.StorageKey(e.ourApp.ID, id)
-	res, err := uploads.Ingest(context.Background(), e.storage, key, content, name, uploads.Limits{MaxBytes: 1 << 30, SpoolDir: t.TempDir()})
+	key := documents.StorageKey(e.ourApp.ID, id)
+	res, err := documents.Ingest(context.Background(), e.storage, key, content, name, documents.Limits{MaxBytes: 1 << 30, SpoolDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := models.Document{ID: id, ApplicationID: e.ourApp.ID, DocType: docType, DisplayName: res.DisplayName,
 		ContentType: res.ContentType, SizeBytes: res.Size, SHA256: res.SHA256, StorageKey: key,
-		CreatedAt: time.Now(), UpstreamStatus: uploads.UpstreamPending}
+		CreatedAt: time.Now(), UpstreamStatus: documents.UpstreamPending}
 	if err := e.db.Gorm.Create(&d).Error; err != nil {
 		t.Fatal(err)
 	}
 	return d
 }
 
-func (e *proxyEnv) proxy(files uploads.UpstreamFiles, opts uploads.ProxyOptions) *uploads.Proxy {
+func (e *proxyEnv) proxy(files documents.UpstreamFiles, opts documents.ProxyOptions) *documents.Proxy {
 	if files == nil {
 		files = e.client
 	}
 	opts.Sleep = e.waits.sleep
-	return uploads.NewProxy(files, e.storage, e.docs, opts)
+	return documents.NewProxy(files, e.storage, e.docs, opts)
 }
 
 func (e *proxyEnv) reload(t testing.TB, id uuid.UUID) *models.Document {
@@ -185,7 +185,7 @@ func pdfOfSize(n int, seed uint64) []byte {
 }
 
 // hookedFiles wraps the upstream client to act between the metadata POST
-// and the upload, and to watch uploads.
+// and the upload, and to watch documents.
 type hookedFiles struct {
 	*upstream.Client
 	afterCreate func(n int, up upstream.FileUpload)
@@ -238,7 +238,7 @@ func TestPushDocumentLandsByteForByte(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newProxyEnv(t, proxySetup{sandbox: sandbox.Options{Compat: tt.compat}})
 			doc := env.addDocument(t, "bank_statement", "March.pdf", bytes.NewReader(pdfOfSize(3<<20+17, 1)))
-			fileID, err := env.proxy(nil, uploads.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
+			fileID, err := env.proxy(nil, documents.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
 			if err != nil {
 				t.Fatalf("PushDocument: %v", err)
 			}
@@ -247,14 +247,14 @@ func TestPushDocumentLandsByteForByte(t *testing.T) {
 				t.Fatalf("upstream holds %q (%v), want the recorded SHA-256 %s", sum, ok, doc.SHA256)
 			}
 			got := env.reload(t, doc.ID)
-			if got.UpstreamStatus != uploads.UpstreamUploaded || got.UpstreamFileID == nil || *got.UpstreamFileID != fileID ||
+			if got.UpstreamStatus != documents.UpstreamUploaded || got.UpstreamFileID == nil || *got.UpstreamFileID != fileID ||
 				got.UpstreamAttempts != 1 || got.UpstreamUploadedAt == nil || got.UpstreamError != nil {
 				t.Fatalf("row after push: %+v", got)
 			}
 
 			// A second push skips the uploaded document without calling the upstream.
 			before := env.sandbox.APIRequests()
-			again, err := env.proxy(nil, uploads.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
+			again, err := env.proxy(nil, documents.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
 			if err != nil || again != fileID || env.sandbox.APIRequests() != before {
 				t.Fatalf("second push: %q %v, %d new API requests", again, err, env.sandbox.APIRequests()-before)
 			}
@@ -275,7 +275,7 @@ func TestPushDocumentRefreshesAnExpiredURL(t *testing.T) {
 			env.clock.Advance(121 * time.Second)
 		}
 	}}
-	fileID, err := env.proxy(files, uploads.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
+	fileID, err := env.proxy(files, documents.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
 	if err != nil {
 		t.Fatalf("PushDocument: %v", err)
 	}
@@ -289,7 +289,7 @@ func TestPushDocumentRefreshesAnExpiredURL(t *testing.T) {
 		t.Error("the expired URL accepted the upload")
 	}
 	got := env.reload(t, doc.ID)
-	if got.UpstreamStatus != uploads.UpstreamUploaded || got.UpstreamAttempts != 2 || got.UpstreamError != nil || *got.UpstreamFileID != fileID {
+	if got.UpstreamStatus != documents.UpstreamUploaded || got.UpstreamAttempts != 2 || got.UpstreamError != nil || *got.UpstreamFileID != fileID {
 		t.Fatalf("row: %+v", got)
 	}
 	if w := env.waits.all(); len(w) != 1 || w[0] != 0 {
@@ -304,13 +304,13 @@ func TestPushDocumentSkipsAURLAlreadyExpired(t *testing.T) {
 	// expired on arrival. The proxy asks again, and on its last attempt lets
 	// the store decide, which accepts it.
 	files := &hookedFiles{Client: env.client}
-	p := env.proxy(files, uploads.ProxyOptions{Now: func() time.Time { return time.Now().Add(10 * time.Minute) }})
+	p := env.proxy(files, documents.ProxyOptions{Now: func() time.Time { return time.Now().Add(10 * time.Minute) }})
 	fileID, err := p.PushDocument(context.Background(), env.appID, doc)
 	if err != nil {
 		t.Fatalf("PushDocument: %v", err)
 	}
-	if len(files.creates) != uploads.DefaultPushAttempts || files.puts != 1 {
-		t.Fatalf("metadata posts %d, uploads %d: want %d posts and one upload", len(files.creates), files.puts, uploads.DefaultPushAttempts)
+	if len(files.creates) != documents.DefaultPushAttempts || files.puts != 1 {
+		t.Fatalf("metadata posts %d, uploads %d: want %d posts and one upload", len(files.creates), files.puts, documents.DefaultPushAttempts)
 	}
 	if sum, _ := env.sandbox.FileSHA256(env.appID, fileID); sum != doc.SHA256 {
 		t.Fatalf("upstream content %q", sum)
@@ -320,7 +320,7 @@ func TestPushDocumentSkipsAURLAlreadyExpired(t *testing.T) {
 func TestPushDocumentThatKeepsFailing(t *testing.T) {
 	tests := []struct {
 		name       string
-		files      func(env *proxyEnv) uploads.UpstreamFiles
+		files      func(env *proxyEnv) documents.UpstreamFiles
 		transport  http.RoundTripper
 		wantReason string
 		wantWaits  []time.Duration
@@ -329,7 +329,7 @@ func TestPushDocumentThatKeepsFailing(t *testing.T) {
 	}{
 		{
 			name: "every URL expires",
-			files: func(env *proxyEnv) uploads.UpstreamFiles {
+			files: func(env *proxyEnv) documents.UpstreamFiles {
 				return &hookedFiles{Client: env.client, afterCreate: func(int, upstream.FileUpload) { env.clock.Advance(121 * time.Second) }}
 			},
 			wantReason: "The processor's upload link expired before the file could be sent (gave up after 4 attempts).",
@@ -354,18 +354,18 @@ func TestPushDocumentThatKeepsFailing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newProxyEnv(t, proxySetup{transport: tt.transport})
-			var files uploads.UpstreamFiles
+			var files documents.UpstreamFiles
 			if tt.files != nil {
 				files = tt.files(env)
 			}
 			doc := env.addDocument(t, "bank_statement", "statement.pdf", bytes.NewReader(pdfOfSize(512<<10, 3)))
-			_, err := env.proxy(files, uploads.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
-			var perr *uploads.PushError
+			_, err := env.proxy(files, documents.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
+			var perr *documents.PushError
 			if !errors.As(err, &perr) || perr.Reason != tt.wantReason || perr.Attempts != tt.attempts || perr.Permanent != tt.permanent {
 				t.Fatalf("err = %v (permanent %v), want a PushError %q after %d attempts, permanent %v", err, perr != nil && perr.Permanent, tt.wantReason, tt.attempts, tt.permanent)
 			}
 			got := env.reload(t, doc.ID)
-			if got.UpstreamStatus != uploads.UpstreamFailed || got.UpstreamError == nil || *got.UpstreamError != tt.wantReason ||
+			if got.UpstreamStatus != documents.UpstreamFailed || got.UpstreamError == nil || *got.UpstreamError != tt.wantReason ||
 				got.UpstreamAttempts != tt.attempts || got.UpstreamUploadedAt != nil {
 				t.Fatalf("row: %+v (error %q)", got, deref(got.UpstreamError))
 			}
@@ -382,12 +382,12 @@ func TestPushDocumentThatKeepsFailing(t *testing.T) {
 func TestPushDocumentRefusedDetailsAreNotRetried(t *testing.T) {
 	env := newProxyEnv(t, proxySetup{sandbox: sandbox.Options{MaxFileSize: 64}})
 	doc := env.addDocument(t, "tax_document", "1099.pdf", bytes.NewReader(samplePDF))
-	_, err := env.proxy(nil, uploads.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
-	var perr *uploads.PushError
+	_, err := env.proxy(nil, documents.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
+	var perr *documents.PushError
 	if !errors.As(err, &perr) || perr.Attempts != 1 || !perr.Permanent || !strings.HasPrefix(perr.Reason, "The processor refused the file's details (HTTP 4") {
 		t.Fatalf("err = %v", err)
 	}
-	if got := env.reload(t, doc.ID); got.UpstreamStatus != uploads.UpstreamFailed || got.UpstreamAttempts != 1 {
+	if got := env.reload(t, doc.ID); got.UpstreamStatus != documents.UpstreamFailed || got.UpstreamAttempts != 1 {
 		t.Fatalf("row: %+v", got)
 	}
 }
@@ -398,8 +398,8 @@ func TestPushDocumentWithMissingBytes(t *testing.T) {
 	if err := env.storage.Delete(context.Background(), doc.StorageKey); err != nil {
 		t.Fatal(err)
 	}
-	_, err := env.proxy(nil, uploads.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
-	var perr *uploads.PushError
+	_, err := env.proxy(nil, documents.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
+	var perr *documents.PushError
 	if !errors.As(err, &perr) || perr.Reason != "The stored file is missing; upload the document again." || perr.Attempts != 1 || !perr.Permanent {
 		t.Fatalf("err = %v", err)
 	}
@@ -429,7 +429,7 @@ func TestPushAllRunsBoundedAndReportsEachDocument(t *testing.T) {
 			t.Error("two uploads never ran at the same time")
 		}
 	}
-	results := env.proxy(files, uploads.ProxyOptions{}).PushAll(context.Background(), env.appID, docs, 2)
+	results := env.proxy(files, documents.ProxyOptions{}).PushAll(context.Background(), env.appID, docs, 2)
 	if len(results) != len(docs) {
 		t.Fatalf("%d results for %d documents", len(results), len(docs))
 	}

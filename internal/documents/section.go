@@ -1,11 +1,10 @@
-package uploads
+package documents
 
 import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/pricing"
 )
 
 // sectionData is what the documents templates show (the page's .Data).
@@ -15,7 +14,7 @@ type sectionData struct {
 	// Slots are the document types the pricing model requires, each with
 	// the anchor the readiness checklist links to.
 	Slots    []slot
-	Types    []pricing.DocumentType
+	Types    []DocumentType
 	Editable bool
 	// EditBlock says why documents cannot change now.
 	EditBlock string
@@ -86,7 +85,7 @@ func (f *uploadForm) message() string {
 
 func newSectionData(o *Overview, maxBytes int64, form uploadForm) *sectionData {
 	d := &sectionData{
-		App: o.Application, Types: pricing.DocumentTypes, Editable: o.EditError == nil,
+		App: o.Application, Types: DocumentTypes, Editable: o.EditError == nil,
 		Accept: AcceptedFileTypes, MaxBytes: maxBytes, MaxLabel: formatSize(maxBytes, false), Form: form,
 	}
 	if o.EditError != nil {
@@ -97,7 +96,7 @@ func newSectionData(o *Overview, maxBytes int64, form uploadForm) *sectionData {
 		uploaded[doc.DocType] = true
 		d.Documents = append(d.Documents, documentRow{
 			Document:    doc,
-			TypeLabel:   pricing.DocumentTypeLabel(doc.DocType),
+			TypeLabel:   DocumentTypeLabel(doc.DocType),
 			SizeLabel:   formatSize(doc.SizeBytes, false),
 			Previewable: previewable(doc.ContentType),
 			Upstream:    upstreamWords(doc),
@@ -110,7 +109,7 @@ func newSectionData(o *Overview, maxBytes int64, form uploadForm) *sectionData {
 		}
 		seen[code] = true
 		d.Slots = append(d.Slots, slot{
-			Code: code, Label: pricing.DocumentTypeLabel(code), Anchor: applications.DocumentField(code), Uploaded: uploaded[code],
+			Code: code, Label: DocumentTypeLabel(code), Anchor: applications.DocumentField(code), Uploaded: uploaded[code],
 		})
 	}
 	return d

@@ -1,4 +1,4 @@
-package pricing
+package documents
 
 // DocumentType is one kind of supporting document a pricing model can require,
 // e.g. a voided check. Code is what is stored (pricing_models.required_document_types,

@@ -1,4 +1,4 @@
-package uploads
+package documents
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/pricing"
 )
 
 // InputError is a refused form value other than the file itself (the
@@ -74,7 +73,7 @@ func CheckDocumentType(docType string) error {
 	switch {
 	case docType == "":
 		return &InputError{Field: FieldDocType, Message: "Choose what kind of document this is."}
-	case !pricing.IsDocumentType(docType):
+	case !IsDocumentType(docType):
 		return &InputError{Field: FieldDocType, Message: "Choose one of the listed document types."}
 	}
 	return nil

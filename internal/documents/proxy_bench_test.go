@@ -1,4 +1,4 @@
-package uploads_test
+package documents_test
 
 import (
 	"bufio"
@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/uploads"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -59,7 +59,7 @@ func benchmarkProxyStream(b *testing.B, size int64) {
 		FileType: upstream.FileTypeBankStatement, Name: doc.DisplayName, ContentLength: size, ContentType: doc.ContentType,
 	}
 	plainClient := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	proxy := env.proxy(nil, uploads.ProxyOptions{})
+	proxy := env.proxy(nil, documents.ProxyOptions{})
 
 	// Totals give the average throughput; the fastest round of each path
 	// gives the ratio, which is less disturbed by other work on the machine.
@@ -156,7 +156,7 @@ func plainPUT(client *http.Client, url, path string, size int64, contentType str
 // sends it instead of skipping it.
 func resetUpstreamStatus(b *testing.B, env *proxyEnv, doc models.Document) {
 	err := env.db.Gorm.Model(&models.Document{}).Where("id = ?", doc.ID).
-		Updates(map[string]any{"upstream_status": uploads.UpstreamPending, "upstream_file_id": nil, "upstream_uploaded_at": nil}).Error
+		Updates(map[string]any{"upstream_status": documents.UpstreamPending, "upstream_file_id": nil, "upstream_uploaded_at": nil}).Error
 	if err != nil {
 		b.Fatal(err)
 	}
