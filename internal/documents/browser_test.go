@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payportal/portal/internal/testutil/testfiles"
+
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
@@ -32,7 +34,7 @@ func TestBrowserUploadTwoDocumentsAndDeleteOne(t *testing.T) {
 	statement := filepath.Join(dir, "march statement.pdf")
 	for _, f := range []string{check, statement} {
 		// A few MiB, so the browser reports progress along the way.
-		if err := os.WriteFile(f, pdfOfSize(4<<20, uint64(len(f))), 0o600); err != nil {
+		if err := os.WriteFile(f, testfiles.PDF(4<<20, uint64(len(f))), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}

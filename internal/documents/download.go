@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -35,11 +36,11 @@ func (h *Handlers) Preview(c echo.Context) error { return h.serve(c, true) }
 func (h *Handlers) Download(c echo.Context) error { return h.serve(c, false) }
 
 func (h *Handlers) serve(c echo.Context, inline bool) error {
-	appID, err := pathID(c, "id")
+	appID, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	docID, err := pathID(c, "doc")
+	docID, err := httpx.UUIDParam(c, "doc")
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -19,16 +20,12 @@ import (
 // so the document list reloads itself.
 const ChangedEvent = "documents-changed"
 
-// applicationChangedEvent is the application page's own event: the
-// readiness checklist and the history reload on it. A document change
-// raises it too, since both show documents.
-const applicationChangedEvent = "application-changed"
-
 // changedTrigger is the HX-Trigger value of a successful change. The events
-// are raised on <body> itself: the element that sent the request may have
+// (the list's, and the application page's own: the readiness checklist and
+// the history show documents too) are raised on <body> itself: the element that sent the request may have
 // been swapped out by a reload meanwhile, and an event raised on a detached
 // element never reaches the listeners.
-const changedTrigger = `{"` + ChangedEvent + `":{"target":"body"},"` + applicationChangedEvent + `":{"target":"body"}}`
+const changedTrigger = `{"` + ChangedEvent + `":{"target":"body"},"` + httpx.EventApplicationChanged + `":{"target":"body"}}`
 
 // Handlers serve the documents section of an application page.
 type Handlers struct {
@@ -61,7 +58,7 @@ func (h *Handlers) List(c echo.Context) error {
 // application is checked before a byte of it is read.
 func (h *Handlers) Upload(c echo.Context) error {
 	ctx, u := c.Request().Context(), view.CurrentUser(c)
-	appID, err := pathID(c, "id")
+	appID, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return err
 	}
@@ -85,11 +82,11 @@ func (h *Handlers) Upload(c echo.Context) error {
 // Replace stores a new file in place of a document, keeping its type.
 func (h *Handlers) Replace(c echo.Context) error {
 	ctx, u := c.Request().Context(), view.CurrentUser(c)
-	appID, err := pathID(c, "id")
+	appID, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	docID, err := pathID(c, "doc")
+	docID, err := httpx.UUIDParam(c, "doc")
 	if err != nil {
 		return err
 	}
@@ -115,11 +112,11 @@ func (h *Handlers) Replace(c echo.Context) error {
 
 // Delete removes a document from a draft application.
 func (h *Handlers) Delete(c echo.Context) error {
-	appID, err := pathID(c, "id")
+	appID, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	docID, err := pathID(c, "doc")
+	docID, err := httpx.UUIDParam(c, "doc")
 	if err != nil {
 		return err
 	}
@@ -148,7 +145,7 @@ func (h *Handlers) refused(c echo.Context, form uploadForm, err error) error {
 	default:
 		return err
 	}
-	if isHTMX(c) {
+	if httpx.IsHTMX(c) {
 		return c.String(http.StatusUnprocessableEntity, form.message())
 	}
 	return h.renderSection(c, http.StatusUnprocessableEntity, form)
@@ -158,7 +155,7 @@ func (h *Handlers) refused(c echo.Context, form uploadForm, err error) error {
 // short text and the event that reloads the list and the checklist; for a
 // plain form, a flash and a redirect to the documents page.
 func (h *Handlers) changed(c echo.Context, appID uuid.UUID, status int, message string) error {
-	if isHTMX(c) {
+	if httpx.IsHTMX(c) {
 		c.Response().Header().Set("HX-Trigger", changedTrigger)
 		return c.String(status, message)
 	}
@@ -172,14 +169,14 @@ func (h *Handlers) renderSection(c echo.Context, status int, form uploadForm) er
 	if err != nil {
 		return err
 	}
-	if isHTMX(c) {
+	if httpx.IsHTMX(c) {
 		return h.views.Fragment(c, status, "documents/section", data)
 	}
 	return h.views.Page(c, status, "documents/index", "Documents", data)
 }
 
 func (h *Handlers) sectionData(c echo.Context, form uploadForm) (*sectionData, error) {
-	appID, err := pathID(c, "id")
+	appID, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return nil, err
 	}
@@ -194,14 +191,3 @@ func (h *Handlers) sectionData(c echo.Context, form uploadForm) (*sectionData, e
 func SectionPath(appID uuid.UUID) string {
 	return "/applications/" + appID.String() + "/documents"
 }
-
-// pathID parses a UUID path parameter; a malformed one is simply not found.
-func pathID(c echo.Context, name string) (uuid.UUID, error) {
-	id, err := uuid.Parse(c.Param(name))
-	if err != nil {
-		return uuid.Nil, models.ErrNotFound
-	}
-	return id, nil
-}
-
-func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payportal/portal/internal/audit"
+
 	"github.com/google/uuid"
 	"github.com/lib/pq"
 
@@ -46,7 +48,7 @@ func TestUploadListAndDownload(t *testing.T) {
 		t.Fatalf("stored objects = %v, want [%s]", got, d.StorageKey)
 	}
 	events := eventsOf(t, env, a.ID)
-	if len(events) != 1 || events[0].Action != documents.ActionDocumentAdded || events[0].ActorID == nil || *events[0].ActorID != rep.ID {
+	if len(events) != 1 || events[0].Action != audit.ActionDocumentAdded || events[0].ActorID == nil || *events[0].ActorID != rep.ID {
 		t.Fatalf("events = %+v", events)
 	}
 	var details map[string]any
@@ -298,7 +300,7 @@ func TestReplaceAndDelete(t *testing.T) {
 	for _, e := range eventsOf(t, env, a.ID) {
 		actions = append(actions, e.Action)
 	}
-	want := []string{documents.ActionDocumentAdded, documents.ActionDocumentReplaced, documents.ActionDocumentDeleted}
+	want := []string{audit.ActionDocumentAdded, audit.ActionDocumentReplaced, audit.ActionDocumentDeleted}
 	if strings.Join(actions, ",") != strings.Join(want, ",") {
 		t.Errorf("audit trail = %v, want %v", actions, want)
 	}

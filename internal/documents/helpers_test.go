@@ -100,10 +100,10 @@ func documentsOf(t testing.TB, env *apptest.Env, appID uuid.UUID) []models.Docum
 }
 
 // eventsOf returns the actions of an application's audit trail, in order.
-func eventsOf(t testing.TB, env *apptest.Env, appID uuid.UUID) []models.ApplicationEvent {
+func eventsOf(t testing.TB, env *apptest.Env, appID uuid.UUID) []models.AuditEvent {
 	t.Helper()
-	var events []models.ApplicationEvent
-	if err := env.DB.Gorm.Where("application_id = ?", appID).Order("id").Find(&events).Error; err != nil {
+	var events []models.AuditEvent
+	if err := env.DB.Gorm.Where("subject_kind = 'application' AND subject_id = ?", appID).Order("id").Find(&events).Error; err != nil {
 		t.Fatal(err)
 	}
 	return events

@@ -3,7 +3,7 @@ package documents
 import (
 	"github.com/google/uuid"
 
-	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -109,7 +109,7 @@ func newSectionData(o *Overview, maxBytes int64, form uploadForm) *sectionData {
 		}
 		seen[code] = true
 		d.Slots = append(d.Slots, slot{
-			Code: code, Label: DocumentTypeLabel(code), Anchor: applications.DocumentField(code), Uploaded: uploaded[code],
+			Code: code, Label: DocumentTypeLabel(code), Anchor: drafts.DocumentField(code), Uploaded: uploaded[code],
 		})
 	}
 	return d

@@ -2,7 +2,6 @@ package documents
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +9,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/apperr"
-	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -38,11 +38,30 @@ const (
 // wrong).
 var ErrStoredFileMissing = apperr.New(apperr.KindNotFound, "The file of this document is missing from storage. Upload it again.")
 
+// Applications is the access documents need to the application they belong to;
+// *applications.Store provides it. A rep reaches only their own applications,
+// and changes need an editable one.
+type Applications interface {
+	// Visible loads an application u may see (q nil: the pool).
+	Visible(ctx context.Context, q database.Querier, u *models.User, id uuid.UUID) (*models.Application, error)
+	// Editable loads an application u may change now.
+	Editable(ctx context.Context, q database.Querier, u *models.User, id uuid.UUID) (*models.Application, error)
+	// LockEditable re-reads the application under a share lock inside tx and
+	// refuses a change once it is no longer editable.
+	LockEditable(ctx context.Context, tx pgx.Tx, id uuid.UUID) error
+}
+
+// PricingModels gives the pricing model an application uses, whose required
+// document types the section shows; *pricing.Service provides it.
+type PricingModels interface {
+	Get(ctx context.Context, id uuid.UUID) (*models.PricingModel, error)
+}
+
 // Service attaches, replaces, deletes and serves an application's supporting
-// documents. Every use case checks access with the applications package: a
-// rep reaches only their own applications, and changes need an editable one.
+// documents. Every use case checks access through Applications.
 type Service struct {
-	db      *gorm.DB
+	apps    Applications
+	pricing PricingModels
 	docs    *Store
 	storage Storage
 	limits  Limits
@@ -52,8 +71,8 @@ type Service struct {
 
 // NewService returns the documents service. limits bounds each upload; now
 // stamps rows and audit entries.
-func NewService(db *gorm.DB, storage Storage, limits Limits, now func() time.Time, log *slog.Logger) *Service {
-	return &Service{db: db, docs: NewStore(db), storage: storage, limits: limits, now: now, log: log}
+func NewService(apps Applications, pricing PricingModels, docs *Store, storage Storage, limits Limits, now func() time.Time, log *slog.Logger) *Service {
+	return &Service{apps: apps, pricing: pricing, docs: docs, storage: storage, limits: limits, now: now, log: log}
 }
 
 // Store returns the service's document store, for the upstream proxy.
@@ -81,13 +100,13 @@ func CheckDocumentType(docType string) error {
 
 // Visible returns the application if u may see its documents.
 func (s *Service) Visible(ctx context.Context, u *models.User, appID uuid.UUID) (*models.Application, error) {
-	return applications.LoadVisible(ctx, s.db, u, appID)
+	return s.apps.Visible(ctx, nil, u, appID)
 }
 
 // Editable returns the application if u may change its documents now. Call
 // it before reading an upload's body, so a refusal costs no transfer.
 func (s *Service) Editable(ctx context.Context, u *models.User, appID uuid.UUID) (*models.Application, error) {
-	return applications.LoadEditable(ctx, s.db, u, appID)
+	return s.apps.Editable(ctx, nil, u, appID)
 }
 
 // Overview is what the documents section of an application shows.
@@ -110,11 +129,18 @@ func (s *Service) Overview(ctx context.Context, u *models.User, appID uuid.UUID)
 	if err != nil {
 		return nil, err
 	}
-	required, err := s.docs.RequiredTypes(ctx, a)
+	required, err := s.requiredTypes(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	return &Overview{Application: a, Documents: docs, RequiredTypes: required, EditError: applications.CheckEditable(a)}, nil
+	o := &Overview{Application: a, Documents: docs, RequiredTypes: required}
+	if _, err := s.apps.Editable(ctx, nil, u, a.ID); err != nil {
+		if apperr.KindOf(err) == 0 {
+			return nil, err
+		}
+		o.EditError = err
+	}
+	return o, nil
 }
 
 // Current returns a current document of an application the caller has
@@ -136,14 +162,14 @@ func (s *Service) Attach(ctx context.Context, u *models.User, a *models.Applicat
 	if err != nil {
 		return nil, err
 	}
-	err = s.docs.Transaction(ctx, func(tx *Store) error {
-		if err := tx.checkEditable(ctx, a.ID); err != nil {
+	err = s.docs.InTx(ctx, func(tx pgx.Tx) error {
+		if err := s.apps.LockEditable(ctx, tx, a.ID); err != nil {
 			return err
 		}
-		if err := tx.insert(ctx, doc); err != nil {
+		if err := s.docs.insert(ctx, tx, doc); err != nil {
 			return err
 		}
-		return tx.recordEvent(ctx, s.event(u, a.ID, ActionDocumentAdded, map[string]any{
+		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentAdded, map[string]any{
 			"document_id": doc.ID, "doc_type": doc.DocType, "display_name": doc.DisplayName, "size_bytes": doc.SizeBytes,
 		}))
 	})
@@ -162,21 +188,21 @@ func (s *Service) Replace(ctx context.Context, u *models.User, a *models.Applica
 	if err != nil {
 		return nil, err
 	}
-	err = s.docs.Transaction(ctx, func(tx *Store) error {
-		if err := tx.checkEditable(ctx, a.ID); err != nil {
+	err = s.docs.InTx(ctx, func(tx pgx.Tx) error {
+		if err := s.apps.LockEditable(ctx, tx, a.ID); err != nil {
 			return err
 		}
-		cur, err := tx.lockForUpdate(ctx, a.ID, old.ID)
+		cur, err := s.docs.lockForUpdate(ctx, tx, a.ID, old.ID)
 		if err != nil {
 			return err
 		}
-		if err := tx.insert(ctx, doc); err != nil {
+		if err := s.docs.insert(ctx, tx, doc); err != nil {
 			return err
 		}
-		if err := tx.softDelete(ctx, cur.ID, doc.CreatedAt); err != nil {
+		if err := s.docs.softDelete(ctx, tx, cur.ID, doc.CreatedAt); err != nil {
 			return err
 		}
-		return tx.recordEvent(ctx, s.event(u, a.ID, ActionDocumentReplaced, map[string]any{
+		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentReplaced, map[string]any{
 			"document_id": doc.ID, "replaced_document_id": cur.ID, "doc_type": doc.DocType,
 			"display_name": doc.DisplayName, "replaced_display_name": cur.DisplayName, "size_bytes": doc.SizeBytes,
 		}))
@@ -195,19 +221,19 @@ func (s *Service) Delete(ctx context.Context, u *models.User, appID, docID uuid.
 		return nil, err
 	}
 	var doc *models.Document
-	err = s.docs.Transaction(ctx, func(tx *Store) error {
-		if err := tx.checkEditable(ctx, a.ID); err != nil {
+	err = s.docs.InTx(ctx, func(tx pgx.Tx) error {
+		if err := s.apps.LockEditable(ctx, tx, a.ID); err != nil {
 			return err
 		}
-		cur, err := tx.lockForUpdate(ctx, a.ID, docID)
+		cur, err := s.docs.lockForUpdate(ctx, tx, a.ID, docID)
 		if err != nil {
 			return err
 		}
-		if err := tx.softDelete(ctx, cur.ID, s.now()); err != nil {
+		if err := s.docs.softDelete(ctx, tx, cur.ID, s.now()); err != nil {
 			return err
 		}
 		doc = cur
-		return tx.recordEvent(ctx, s.event(u, a.ID, ActionDocumentDeleted, map[string]any{
+		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentDeleted, map[string]any{
 			"document_id": cur.ID, "doc_type": cur.DocType, "display_name": cur.DisplayName,
 		}))
 	})
@@ -271,21 +297,22 @@ func (s *Service) discard(ctx context.Context, key string) {
 }
 
 // event builds an audit entry; details name the document, never its bytes.
-func (s *Service) event(u *models.User, appID uuid.UUID, action string, details map[string]any) *models.ApplicationEvent {
-	b, _ := json.Marshal(details)
-	return &models.ApplicationEvent{
-		ApplicationID: appID, ActorID: &u.ID, Action: action,
-		Fields: []string{}, Details: models.JSON(b), CreatedAt: s.now(),
-	}
+func (s *Service) event(u *models.User, appID uuid.UUID, action string, details map[string]any) audit.Event {
+	return audit.Event{Subject: audit.Application(appID), Actor: &u.ID, Action: action, Details: details, At: s.now()}
 }
 
-// checkEditable re-reads the application under a share lock inside the
-// transaction: an upload can take minutes, and the application may have
-// been submitted or handed off meanwhile.
-func (s *Store) checkEditable(ctx context.Context, appID uuid.UUID) error {
-	a, err := s.lockApplication(ctx, appID)
-	if err != nil {
-		return err
+// requiredTypes returns the document types the application's pricing model
+// requires, in the model's order; none when no model is chosen.
+func (s *Service) requiredTypes(ctx context.Context, a *models.Application) ([]string, error) {
+	if a.PricingModelID == nil {
+		return nil, nil
 	}
-	return applications.CheckEditable(a)
+	m, err := s.pricing.Get(ctx, *a.PricingModelID)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading required document types: %w", err)
+	}
+	return m.RequiredDocumentTypes, nil
 }

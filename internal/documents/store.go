@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -26,26 +28,26 @@ const (
 	UpstreamFailed = "failed"
 )
 
-// Audit actions written to application_events.
-const (
-	ActionDocumentAdded    = "document_added"
-	ActionDocumentReplaced = "document_replaced"
-	ActionDocumentDeleted  = "document_deleted"
-)
-
-// Store reads and writes the documents table and the document entries of
-// an application's audit trail.
-type Store struct{ db *gorm.DB }
+// Store reads and writes the documents table. Changes that go with an audit
+// entry run in a pgx transaction (InTx); the upstream status of a document is
+// written on its own.
+type Store struct {
+	db   *gorm.DB
+	pool *pgxpool.Pool
+}
 
 // NewStore returns a document store on db.
-func NewStore(db *gorm.DB) *Store { return &Store{db: db} }
+func NewStore(db *database.DB) *Store { return &Store{db: db.Gorm, pool: db.Pool} }
 
-// Transaction runs fn with a store bound to one database transaction.
-func (s *Store) Transaction(ctx context.Context, fn func(tx *Store) error) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return fn(&Store{db: tx})
-	})
+// InTx runs fn in one transaction.
+func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
 }
+
+// columns are the columns of models.Document, in the order the struct declares them.
+const columns = `id, application_id, doc_type, display_name, content_type, size_bytes, sha256, storage_key,
+	uploaded_by, created_at, deleted_at, upstream_file_id, upstream_status, upstream_error, upstream_attempts,
+	upstream_uploaded_at`
 
 // List returns an application's current documents (not deleted), oldest
 // first.
@@ -75,75 +77,6 @@ func (s *Store) ByID(ctx context.Context, docID uuid.UUID) (*models.Document, er
 	var d models.Document
 	err := s.db.WithContext(ctx).Where("id = ?", docID).Take(&d).Error
 	return &d, notFound(err)
-}
-
-// lockForUpdate re-reads a current document under a row lock, so that two
-// requests cannot replace or delete it at once.
-func (s *Store) lockForUpdate(ctx context.Context, appID, docID uuid.UUID) (*models.Document, error) {
-	var d models.Document
-	err := s.db.WithContext(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).
-		Where("id = ? AND application_id = ? AND deleted_at IS NULL", docID, appID).
-		Take(&d).Error
-	return &d, notFound(err)
-}
-
-// lockApplication re-reads the application under a share lock: a change to
-// its documents commits only if the application was still editable at that
-// moment, and the submit workflow, which updates the row, waits for it.
-func (s *Store) lockApplication(ctx context.Context, appID uuid.UUID) (*models.Application, error) {
-	var a models.Application
-	err := s.db.WithContext(ctx).Clauses(clause.Locking{Strength: "SHARE"}).
-		Where("id = ? AND deleted_at IS NULL", appID).Take(&a).Error
-	return &a, notFound(err)
-}
-
-// insert adds a document row.
-func (s *Store) insert(ctx context.Context, d *models.Document) error {
-	if err := s.db.WithContext(ctx).Create(d).Error; err != nil {
-		return fmt.Errorf("inserting document: %w", err)
-	}
-	return nil
-}
-
-// softDelete marks a current document deleted; it reports models.ErrNotFound
-// when the document was already gone.
-func (s *Store) softDelete(ctx context.Context, docID uuid.UUID, at time.Time) error {
-	res := s.db.WithContext(ctx).Model(&models.Document{}).
-		Where("id = ? AND deleted_at IS NULL", docID).
-		Update("deleted_at", at)
-	if res.Error != nil {
-		return fmt.Errorf("deleting document: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return models.ErrNotFound
-	}
-	return nil
-}
-
-// recordEvent appends an entry to the application's audit trail.
-func (s *Store) recordEvent(ctx context.Context, e *models.ApplicationEvent) error {
-	if err := s.db.WithContext(ctx).Create(e).Error; err != nil {
-		return fmt.Errorf("recording %s: %w", e.Action, err)
-	}
-	return nil
-}
-
-// RequiredTypes returns the document types the application's pricing model
-// requires, in the model's order; none when no model is chosen.
-func (s *Store) RequiredTypes(ctx context.Context, a *models.Application) ([]string, error) {
-	if a.PricingModelID == nil {
-		return nil, nil
-	}
-	var m models.PricingModel
-	err := s.db.WithContext(ctx).Select("required_document_types").
-		Where("id = ?", *a.PricingModelID).Take(&m).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading required document types: %w", err)
-	}
-	return m.RequiredDocumentTypes, nil
 }
 
 // MarkAttempt records the start of an attempt to send the document to the
@@ -202,4 +135,61 @@ func notFound(err error) error {
 		return models.ErrNotFound
 	}
 	return err
+}
+
+// lockForUpdate re-reads a current document under a row lock, so that two
+// requests cannot replace or delete it at once.
+func (s *Store) lockForUpdate(ctx context.Context, tx pgx.Tx, appID, docID uuid.UUID) (*models.Document, error) {
+	rows, err := tx.Query(ctx, `SELECT `+columns+` FROM documents
+		WHERE id = $1 AND application_id = $2 AND deleted_at IS NULL FOR UPDATE`, docID, appID)
+	if err != nil {
+		return nil, fmt.Errorf("locking document: %w", err)
+	}
+	d, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[models.Document])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, models.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("locking document: %w", err)
+	}
+	return d, nil
+}
+
+// insert adds a document row.
+func (s *Store) insert(ctx context.Context, tx pgx.Tx, d *models.Document) error {
+	_, err := tx.Exec(ctx, `INSERT INTO documents (`+columns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		d.ID, d.ApplicationID, d.DocType, d.DisplayName, d.ContentType, d.SizeBytes, d.SHA256, d.StorageKey,
+		d.UploadedBy, d.CreatedAt, d.DeletedAt, d.UpstreamFileID, d.UpstreamStatus, d.UpstreamError, d.UpstreamAttempts,
+		d.UpstreamUploadedAt)
+	if err != nil {
+		return fmt.Errorf("inserting document: %w", err)
+	}
+	return nil
+}
+
+// softDelete marks a current document deleted; it reports models.ErrNotFound
+// when the document was already gone.
+func (s *Store) softDelete(ctx context.Context, tx pgx.Tx, docID uuid.UUID, at time.Time) error {
+	tag, err := tx.Exec(ctx, `UPDATE documents SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL`, docID, at)
+	if err != nil {
+		return fmt.Errorf("deleting document: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return models.ErrNotFound
+	}
+	return nil
+}
+
+// UploadedTypes lists the types of an application's documents that are not deleted,
+// for the readiness checklist.
+func (s *Store) UploadedTypes(ctx context.Context, appID uuid.UUID) ([]string, error) {
+	var types []string
+	err := s.db.WithContext(ctx).Model(&models.Document{}).
+		Where("application_id = ? AND deleted_at IS NULL", appID).
+		Distinct().Pluck("doc_type", &types).Error
+	if err != nil {
+		return nil, fmt.Errorf("load document types: %w", err)
+	}
+	return types, nil
 }

@@ -1,0 +1,115 @@
+package drafts
+
+import "fmt"
+
+// Checklist messages of the rules that are more than one empty field.
+const (
+	msgTINMissingSole     = "enter the TIN: the business's EIN, or leave it empty and enter the owner's SSN, which a sole proprietor may use instead"
+	msgCardMixMissing     = "enter the card mix: the card-present, keyed and e-commerce shares of volume, adding up to 100%"
+	msgCardMixIncomplete  = "the card mix adds up to %s%% so far; the shares must add up to 100%% (a blank share counts as 0)"
+	msgNoOwner            = "add at least one owner"
+	msgNoOwnerSole        = "add the owner (the sole proprietor)"
+	msgNoOfficer          = "add at least one officer: the person who controls the organisation and signs"
+	msgNoControlPerson    = "mark one owner as the control person, who signs the application"
+	msgSoleOneOwner       = "a sole proprietorship has one owner; remove the others or change the entity type"
+	msgSoleOwns100        = "a sole proprietor owns 100% of the business; set ownership to 100"
+	msgBeneficialOwnersFm = "listed owners hold %s%% in total; list every person who owns 25%% or more, or confirm that nobody else does"
+)
+
+// requireBusiness adds the business section's missing fields.
+func (d *Draft) requireBusiness(list *checklistBuilder) {
+	b := d.Business
+	for _, f := range []string{
+		"business.legal_name", "business.entity_type",
+		"business.address.line1", "business.address.city", "business.address.state", "business.address.postal_code",
+		"business.phone", "business.email", "business.goods_and_services", "business.mcc",
+		"business.years_in_business", "business.monthly_volume", "business.average_ticket", "business.highest_ticket",
+	} {
+		list.requireText(f)
+	}
+	if b.TIN == "" {
+		switch {
+		case b.EntityType != EntitySoleProprietor:
+			list.missing(FieldBusinessTIN)
+		case len(d.Owners) == 0 || d.Owners[0].SSN == "":
+			list.phrase(FieldBusinessTIN, msgTINMissingSole)
+		}
+	}
+	if b.EntityType.NeedsIncorporation() {
+		list.requireText("business.incorporation_date")
+		list.requireText("business.incorporation_state")
+	}
+
+	var total int64
+	given, valid := 0, 0
+	for _, s := range []string{b.CardPresentPct, b.KeyedPct, b.EcommercePct} {
+		if s == "" {
+			continue
+		}
+		given++
+		if pct, ok := percent(s); ok {
+			total += pct
+			valid++
+		}
+	}
+	switch {
+	case given == 0:
+		list.phrase(FieldCardMix, msgCardMixMissing)
+	case given < 3 && valid == given && total < 100_00:
+		// All three given, or a share over 100%, is Validate's to report.
+		list.phrase(FieldCardMix, fmt.Sprintf(msgCardMixIncomplete, formatHundredths(total)))
+	}
+}
+
+// requireOwners adds the owners section's missing fields and ownership rules.
+func (d *Draft) requireOwners(list *checklistBuilder) {
+	entity := d.Business.EntityType
+	if len(d.Owners) == 0 {
+		switch {
+		case entity == EntitySoleProprietor:
+			list.phrase(FieldOwners, msgNoOwnerSole)
+		case !entity.HasBeneficialOwners():
+			list.phrase(FieldOwners, msgNoOfficer)
+		default:
+			list.phrase(FieldOwners, msgNoOwner)
+		}
+		return
+	}
+
+	required := []string{"first_name", "last_name", "title", "ownership_pct", "date_of_birth", "ssn",
+		"address.line1", "address.city", "address.state", "address.postal_code", "phone", "email"}
+	var total int64
+	controls := 0
+	for i, o := range d.Owners {
+		for _, sub := range required {
+			if sub == "ownership_pct" && !entity.HasBeneficialOwners() {
+				continue // officers of non-profits and government bodies own nothing
+			}
+			list.requireText(OwnerField(i, sub))
+		}
+		if pct, ok := percent(o.OwnershipPct); ok {
+			total += pct
+		}
+		if o.IsControlPerson {
+			controls++
+		}
+	}
+	if controls == 0 {
+		list.phrase(FieldOwners, msgNoControlPerson)
+	}
+
+	switch {
+	case entity == EntitySoleProprietor:
+		if len(d.Owners) > 1 {
+			list.phrase(FieldOwners, msgSoleOneOwner)
+		}
+		field := OwnerField(0, "ownership_pct")
+		if pct, ok := percent(d.Owners[0].OwnershipPct); ok && pct != 100_00 {
+			list.phrase(field, msgSoleOwns100)
+		}
+	case entity.HasBeneficialOwners():
+		if 100_00-total >= 25_00 && !d.OtherOwnersBelow25 {
+			list.phrase(FieldOwners, fmt.Sprintf(msgBeneficialOwnersFm, formatHundredths(total)))
+		}
+	}
+}

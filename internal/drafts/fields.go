@@ -1,0 +1,301 @@
+package drafts
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Canonical field names.
+//
+// Every editable value has one name, used as the HTML form field name (and element id, so it
+// doubles as the #anchor the checklist links to), as the key of FieldErrors and as the JSON
+// path in the stored draft. Names are the JSON names joined by dots, with owner positions as
+// numbers:
+//
+//	business.legal_name  business.dba  business.entity_type  business.tin
+//	business.incorporation_date  business.incorporation_state
+//	business.address.line1  .line2  .city  .state  .postal_code
+//	business.phone  business.email  business.website  business.goods_and_services
+//	business.mcc  business.years_in_business  business.monthly_volume
+//	business.average_ticket  business.highest_ticket
+//	business.card_present_pct  business.keyed_pct  business.ecommerce_pct
+//	owners.N.id  .first_name  .middle_name  .last_name  .title  .ownership_pct
+//	owners.N.date_of_birth  .ssn  .address.line1 (… as above)  .phone  .email
+//	owners.N.is_control_person
+//	other_owners_below_25 (a checkbox of the owners section)
+//	bank.holder_name  bank.routing_number  bank.account_number  bank.account_type
+//	contact.name  contact.email  contact.phone
+//	notes
+//
+// Some messages concern a group of inputs rather than one; they use group anchors, which the
+// page puts as the id of the fieldset or section that holds the group:
+//
+//	owners             the owners section (no owner, ownership total, control person, 25% rule)
+//	business.card_mix  the fieldset of the three card-mix percentages
+//	pricing.model      the pricing choice (owned by the pricing section)
+//	documents.TYPE     the upload slot of a required document type
+const (
+	FieldOwners       = "owners"
+	FieldCardMix      = "business.card_mix"
+	FieldPricingModel = "pricing.model"
+	FieldBusinessTIN  = "business.tin"
+	FieldNotes        = "notes"
+	// FieldOtherOwnersBelow25 is the checkbox confirming that nobody unlisted holds 25% or more.
+	FieldOtherOwnersBelow25 = "other_owners_below_25"
+	// FieldBankFromMerchant is the checkbox leaving the deposit account to the merchant.
+	FieldBankFromMerchant = "bank.from_merchant"
+)
+
+// OwnerField returns the canonical name of an owner's field: OwnerField(0, "ssn") is
+// "owners.0.ssn". sub is the part after the index, such as "address.city".
+func OwnerField(index int, sub string) string {
+	return "owners." + strconv.Itoa(index) + "." + sub
+}
+
+// DocumentField returns the anchor of a required document's upload slot.
+func DocumentField(docType string) string {
+	return "documents." + docType
+}
+
+// Section names, in the order the application form shows them.
+const (
+	SectionBusiness  = "business"
+	SectionOwners    = "owners"
+	SectionBank      = "bank"
+	SectionContact   = "contact"
+	SectionPricing   = "pricing"
+	SectionDocuments = "documents"
+	SectionNotes     = "notes"
+)
+
+// sections lists section names and titles in form order.
+var sections = [...]struct{ name, title string }{
+	{SectionBusiness, "Business"},
+	{SectionOwners, "Owners and officers"},
+	{SectionBank, "Deposit account"},
+	{SectionContact, "Merchant contact"},
+	{SectionPricing, "Pricing"},
+	{SectionDocuments, "Documents"},
+	{SectionNotes, "Internal notes"},
+}
+
+// Sections returns the section names in form order.
+func Sections() []string {
+	names := make([]string, len(sections))
+	for i, s := range sections {
+		names[i] = s.name
+	}
+	return names
+}
+
+// SectionTitle returns the heading of a section ("Owners and officers"), or the name itself
+// for an unknown section.
+func SectionTitle(name string) string {
+	for _, s := range sections {
+		if s.name == name {
+			return s.title
+		}
+	}
+	return name
+}
+
+// SectionOf returns the section a canonical field name belongs to: its first segment, except
+// for the top-level confirmation FieldOtherOwnersBelow25, which belongs to the owners.
+func SectionOf(field string) string {
+	if field == FieldOtherOwnersBelow25 {
+		return SectionOwners
+	}
+	section, _, _ := strings.Cut(field, ".")
+	return section
+}
+
+// fieldKind selects the wording of format messages shared by several kinds of field.
+type fieldKind int
+
+const (
+	kindText fieldKind = iota
+	kindMoney
+	kindPercent
+)
+
+// fieldInfo describes one field pattern; owner fields use "*" for the index.
+type fieldInfo struct {
+	pattern string
+	label   string    // how messages name the field
+	missing string    // checklist phrase when the field is required and empty ("" = never required)
+	kind    fieldKind // for shared format messages
+}
+
+// fieldTable lists every field pattern in form order; the order sorts errors and checklist
+// items. Group anchors sit where their message reads best.
+var fieldTable = [...]fieldInfo{
+	{pattern: "business.legal_name", label: "Legal name", missing: "enter the legal name"},
+	{pattern: "business.dba", label: "DBA name"},
+	{pattern: "business.entity_type", label: "Entity type", missing: "choose the entity type"},
+	{pattern: "business.tin", label: "TIN", missing: "enter the TIN (the business's EIN)"},
+	{pattern: "business.incorporation_date", label: "Incorporation date", missing: "enter the incorporation date"},
+	{pattern: "business.incorporation_state", label: "Incorporation state", missing: "choose the state of incorporation"},
+	{pattern: "business.address.line1", label: "Street address", missing: "enter the street address of the business"},
+	{pattern: "business.address.line2", label: "Address line 2"},
+	{pattern: "business.address.city", label: "City", missing: "enter the city of the business address"},
+	{pattern: "business.address.state", label: "State", missing: "choose the state of the business address"},
+	{pattern: "business.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the business address"},
+	{pattern: "business.phone", label: "Business phone", missing: "enter the business phone number"},
+	{pattern: "business.email", label: "Business e-mail", missing: "enter the business e-mail address"},
+	{pattern: "business.website", label: "Website"},
+	{pattern: "business.goods_and_services", label: "Goods and services", missing: "describe the goods and services sold"},
+	{pattern: "business.mcc", label: "MCC", missing: "enter the MCC (merchant category code)"},
+	{pattern: "business.years_in_business", label: "Years in business", missing: "enter the years in business"},
+	{pattern: "business.monthly_volume", label: "Monthly card volume", missing: "enter the expected monthly card volume", kind: kindMoney},
+	{pattern: "business.average_ticket", label: "Average ticket", missing: "enter the average ticket", kind: kindMoney},
+	{pattern: "business.highest_ticket", label: "Highest ticket", missing: "enter the highest ticket", kind: kindMoney},
+	{pattern: "business.card_present_pct", label: "Card-present share", kind: kindPercent},
+	{pattern: "business.keyed_pct", label: "Keyed share", kind: kindPercent},
+	{pattern: "business.ecommerce_pct", label: "E-commerce share", kind: kindPercent},
+	{pattern: FieldCardMix, label: "Card mix"},
+	{pattern: FieldOwners, label: "Owners"},
+	{pattern: "owners.*.id", label: "Owner id"},
+	{pattern: "owners.*.first_name", label: "First name", missing: "enter the first name"},
+	{pattern: "owners.*.middle_name", label: "Middle name"},
+	{pattern: "owners.*.last_name", label: "Last name", missing: "enter the last name"},
+	{pattern: "owners.*.title", label: "Title", missing: "enter the title"},
+	{pattern: "owners.*.ownership_pct", label: "Ownership", missing: "enter the ownership percentage", kind: kindPercent},
+	{pattern: "owners.*.date_of_birth", label: "Date of birth", missing: "enter the date of birth"},
+	{pattern: "owners.*.ssn", label: "SSN", missing: "enter the SSN"},
+	{pattern: "owners.*.address.line1", label: "Street address", missing: "enter the home street address"},
+	{pattern: "owners.*.address.line2", label: "Address line 2"},
+	{pattern: "owners.*.address.city", label: "City", missing: "enter the city of the home address"},
+	{pattern: "owners.*.address.state", label: "State", missing: "choose the state of the home address"},
+	{pattern: "owners.*.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the home address"},
+	{pattern: "owners.*.phone", label: "Phone", missing: "enter the phone number"},
+	{pattern: "owners.*.email", label: "E-mail", missing: "enter the e-mail address"},
+	{pattern: "owners.*.is_control_person", label: "Control person"},
+	{pattern: FieldOtherOwnersBelow25, label: "No other owner of 25% or more"},
+	{pattern: FieldBankFromMerchant, label: "The merchant enters the deposit account"},
+	{pattern: "bank.holder_name", label: "Account holder name", missing: "enter the account holder's name"},
+	{pattern: "bank.routing_number", label: "Routing number", missing: "enter the routing number"},
+	{pattern: "bank.account_number", label: "Account number", missing: "enter the account number"},
+	{pattern: "bank.account_type", label: "Account type", missing: "choose checking or savings"},
+	{pattern: "contact.name", label: "Contact name", missing: "enter the contact's name"},
+	{pattern: "contact.email", label: "Contact e-mail", missing: "enter the contact's e-mail address, where the hand-off e-mail goes"},
+	{pattern: "contact.phone", label: "Contact phone"},
+	{pattern: FieldPricingModel, label: "Pricing model", missing: "choose a pricing model"},
+	{pattern: "documents.*", label: "Document"},
+	{pattern: FieldNotes, label: "Notes"},
+}
+
+// splitField turns "owners.2.ssn" into the pattern "owners.*.ssn" and the index 2, and
+// "documents.voided_check" into "documents.*"; other names are their own pattern, index -1.
+func splitField(field string) (pattern string, index int) {
+	switch {
+	case strings.HasPrefix(field, "owners."):
+		rest := strings.TrimPrefix(field, "owners.")
+		num, sub, ok := strings.Cut(rest, ".")
+		if n, err := strconv.Atoi(num); ok && err == nil && n >= 0 {
+			return "owners.*." + sub, n
+		}
+	case strings.HasPrefix(field, "documents."):
+		return "documents.*", -1
+	}
+	return field, -1
+}
+
+// lookupField returns the description of a canonical field name; unknown names get their own
+// name as label so a message is never empty.
+func lookupField(field string) (fieldInfo, int) {
+	pattern, _ := splitField(field)
+	for i, f := range fieldTable {
+		if f.pattern == pattern {
+			return f, i
+		}
+	}
+	return fieldInfo{pattern: pattern, label: field}, len(fieldTable)
+}
+
+// FieldLabel returns how messages name a field ("Routing number", "Date of birth").
+func FieldLabel(field string) string {
+	f, _ := lookupField(field)
+	return f.label
+}
+
+// fieldLess orders canonical names as the form shows them: by section, then owner by owner,
+// then field by field.
+func fieldLess(a, b string) bool {
+	ka, kb := fieldKey(a), fieldKey(b)
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return ka[i] < kb[i]
+		}
+	}
+	return false
+}
+
+// fieldKey is the sort key of fieldLess: section position, owner index (-1 before owner
+// fields, so the owners group anchor comes first; after them for the confirmation below the
+// owners), field position.
+func fieldKey(field string) [3]int {
+	_, pos := lookupField(field)
+	_, index := splitField(field)
+	if field == FieldOtherOwnersBelow25 {
+		index = 1 << 30
+	}
+	section := len(sections)
+	for i, s := range sections {
+		if s.name == SectionOf(field) {
+			section = i
+		}
+	}
+	return [3]int{section, index, pos}
+}
+
+// SectionErrors keeps the messages of one section.
+func SectionErrors(errs FieldErrors, section string) FieldErrors {
+	out := FieldErrors{}
+	for f, m := range errs {
+		if SectionOf(f) == section {
+			out[f] = m
+		}
+	}
+	return out
+}
+
+// SortedFields orders a set of canonical names as the form shows them.
+func SortedFields(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		switch {
+		case fieldLess(a, b):
+			return -1
+		case fieldLess(b, a):
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// ChangeLabel names a changed field by its group and label: ("Owner 2", "SSN"),
+// ("Owner 3", "added"), ("Business", "Legal name").
+func ChangeLabel(field string) (group, label string) {
+	if rest, ok := strings.CutPrefix(field, "owners."); ok {
+		num, sub, _ := strings.Cut(rest, ".")
+		if n, err := strconv.Atoi(num); err == nil {
+			group = "Owner " + strconv.Itoa(n+1)
+			switch sub {
+			case OwnerAdded, OwnerRemoved:
+				return group, sub
+			case "is_control_person":
+				return group, "control person"
+			}
+			return group, FieldLabel(field)
+		}
+	}
+	if field == FieldOtherOwnersBelow25 {
+		return SectionTitle(SectionOwners), "no other 25% owners"
+	}
+	return SectionTitle(SectionOf(field)), FieldLabel(field)
+}
