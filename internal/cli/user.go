@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/models"
 )
@@ -31,7 +32,7 @@ func (e env) user(ctx context.Context, args []string) error {
 	defer db.Close()
 	svc := auth.NewService(db.Gorm, auth.DefaultThrottleLimits, time.Now, log)
 	u, password, err := svc.CreateUser(ctx, auth.NewUser{Email: *email, Name: *name, Role: models.Role(*role)})
-	var verr *auth.ValidationError
+	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		for field, msg := range verr.Fields {
 			fmt.Fprintf(e.stderr, "--%s: %s\n", field, msg)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
@@ -132,12 +133,14 @@ func (h *Handlers) Delete(c echo.Context) error {
 // beside the field. Other failures go to the error handler.
 func (h *Handlers) refused(c echo.Context, form uploadForm, err error) error {
 	var rejected *RejectedError
-	var input *InputError
+	fields, invalid := apperr.FieldsOf(err)
 	switch {
 	case errors.As(err, &rejected):
 		form.setError(FieldFile, rejected.Message)
-	case errors.As(err, &input):
-		form.setError(input.Field, input.Message)
+	case invalid:
+		for field, msg := range fields {
+			form.setError(field, msg)
+		}
 	case errors.Is(err, errInterrupted):
 		// The browser is usually gone; nothing was kept.
 		h.log.Info("document upload interrupted", "path", c.Path(), "err", err)

@@ -7,6 +7,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+
+	"github.com/payportal/portal/internal/apperr"
 )
 
 // multipartSlack is what a request may hold beyond the file itself: the
@@ -46,12 +48,12 @@ func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields
 	req.Body = body
 	mr, err := req.MultipartReader()
 	if err != nil {
-		return &InputError{Field: FieldFile, Message: "Send the file as a multipart form upload."}
+		return apperr.Invalid(FieldFile, "Send the file as a multipart form upload.")
 	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			return &InputError{Field: FieldFile, Message: "Choose a file to upload."}
+			return apperr.Invalid(FieldFile, "Choose a file to upload.")
 		}
 		if err != nil {
 			return body.parseFailure(err)
@@ -69,7 +71,7 @@ func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields
 			return body.parseFailure(err)
 		}
 		if len(value) > maxFieldBytes {
-			return &InputError{Field: name, Message: "This value is too long."}
+			return apperr.Invalid(name, "This value is too long.")
 		}
 		fields.Add(name, string(value))
 	}
@@ -80,7 +82,7 @@ func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields
 func readParsedUpload(form *multipart.Form, maxBytes int64, fn fileFunc) error {
 	files := form.File[FieldFile]
 	if len(files) == 0 || files[0].Filename == "" {
-		return &InputError{Field: FieldFile, Message: "Choose a file to upload."}
+		return apperr.Invalid(FieldFile, "Choose a file to upload.")
 	}
 	fh := files[0]
 	if err := CheckSize(fh.Size, Limits{MaxBytes: maxBytes}); err != nil {
@@ -119,8 +121,7 @@ func (b *watchedBody) explain(err error) error {
 		return nil
 	}
 	var rejected *RejectedError
-	var input *InputError
-	if errors.As(err, &rejected) || errors.As(err, &input) {
+	if _, invalid := apperr.FieldsOf(err); invalid || errors.As(err, &rejected) {
 		return err
 	}
 	var tooBig *http.MaxBytesError
@@ -139,5 +140,5 @@ func (b *watchedBody) parseFailure(err error) error {
 	if b.err != nil {
 		return b.explain(err)
 	}
-	return &InputError{Field: FieldFile, Message: "The upload could not be read. Try again."}
+	return apperr.Invalid(FieldFile, "The upload could not be read. Try again.")
 }

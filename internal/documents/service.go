@@ -17,16 +17,6 @@ import (
 	"github.com/payportal/portal/internal/models"
 )
 
-// InputError is a refused form value other than the file itself (the
-// document type, a missing file), with a message for the person filling the
-// form. Field is the form field it belongs beside.
-type InputError struct {
-	Field   string
-	Message string
-}
-
-func (e *InputError) Error() string { return e.Message }
-
 // Form fields of an upload.
 const (
 	FieldDocType = "doc_type"
@@ -91,9 +81,9 @@ func StorageKey(appID, docID uuid.UUID) string {
 func CheckDocumentType(docType string) error {
 	switch {
 	case docType == "":
-		return &InputError{Field: FieldDocType, Message: "Choose what kind of document this is."}
+		return apperr.Invalid(FieldDocType, "Choose what kind of document this is.")
 	case !IsDocumentType(docType):
-		return &InputError{Field: FieldDocType, Message: "Choose one of the listed document types."}
+		return apperr.Invalid(FieldDocType, "Choose one of the listed document types.")
 	}
 	return nil
 }
@@ -153,7 +143,7 @@ func (s *Service) Current(ctx context.Context, a *models.Application, docID uuid
 // docType on a, which the caller loaded with Editable. The row is written
 // only after the bytes are stored, and the stored bytes are removed if the
 // row cannot be written, so an interrupted upload leaves nothing behind.
-// Refusals are *RejectedError (the file) or *InputError (the type).
+// Refusals are *RejectedError (the file) or *apperr.ValidationError (the type).
 func (s *Service) Attach(ctx context.Context, u *models.User, a *models.Application, docType string, body io.Reader, declaredName string) (*models.Document, error) {
 	if err := CheckDocumentType(docType); err != nil {
 		return nil, err

@@ -96,7 +96,7 @@ func BuildChecklist(d Draft, opts ChecklistOptions) Checklist {
 	var list checklistBuilder
 	list.draft = &t
 	list.errs = d.Validate(opts.Now)
-	for _, fe := range list.errs.Sorted() {
+	for _, fe := range Sorted(list.errs) {
 		list.invalid(fe.Field, fe.Message)
 	}
 	t.requireBusiness(&list)

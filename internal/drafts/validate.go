@@ -11,13 +11,14 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/validation"
 )
 
 // FieldErrors maps a canonical field name (see fields.go) to a message for the rep, shown
-// beside the field and in the summary at the top of the page. Messages never contain an SSN,
-// TIN or account number.
-type FieldErrors map[string]string
+// beside the field and in the summary at the top of the page: the portal's one
+// apperr.FieldErrors. Messages never contain an SSN, TIN or account number.
+type FieldErrors = apperr.FieldErrors
 
 // FieldError is one entry of FieldErrors.
 type FieldError struct {
@@ -25,16 +26,8 @@ type FieldError struct {
 	Message string
 }
 
-// Add records msg for field unless the field already has a message: the first problem found
-// is the one to fix first.
-func (e FieldErrors) Add(field, msg string) {
-	if _, ok := e[field]; !ok {
-		e[field] = msg
-	}
-}
-
 // Sorted returns the errors in the order of the form, for the summary at the top of the page.
-func (e FieldErrors) Sorted() []FieldError {
+func Sorted(e FieldErrors) []FieldError {
 	out := make([]FieldError, 0, len(e))
 	for f, m := range e {
 		out = append(out, FieldError{Field: f, Message: m})
@@ -49,25 +42,6 @@ func (e FieldErrors) Sorted() []FieldError {
 		return strings.Compare(a.Field, b.Field)
 	})
 	return out
-}
-
-// Error lists the fields in error (not their values), so FieldErrors can travel as an error
-// from a service to a handler, which recovers it with errors.As.
-func (e FieldErrors) Error() string {
-	fields := make([]string, 0, len(e))
-	for _, fe := range e.Sorted() {
-		fields = append(fields, fe.Field)
-	}
-	return "invalid application fields: " + strings.Join(fields, ", ")
-}
-
-// Err returns e as an error, or nil when there are none. Use it rather than converting a nil
-// FieldErrors to error, which would give a non-nil error.
-func (e FieldErrors) Err() error {
-	if len(e) == 0 {
-		return nil
-	}
-	return e
 }
 
 // draftValidator is built once: validator/v10 caches struct metadata per validator and is safe

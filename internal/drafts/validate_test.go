@@ -1,13 +1,14 @@
 package drafts
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/payportal/portal/internal/apperr"
 )
 
 func TestValidateEmptyAndCompleteDrafts(t *testing.T) {
@@ -324,7 +325,7 @@ func TestFieldErrorsHelpers(t *testing.T) {
 		"business.legal_name":        "l",
 	}
 	var got []string
-	for _, fe := range errs.Sorted() {
+	for _, fe := range Sorted(errs) {
 		got = append(got, fe.Field)
 	}
 	want := "business.legal_name business.tin business.card_mix owners owners.0.ssn owners.0.address.state owners.0.is_control_person owners.1.ssn bank.routing_number"
@@ -332,11 +333,11 @@ func TestFieldErrorsHelpers(t *testing.T) {
 		t.Errorf("Sorted() = %v\nwant %s", got, want)
 	}
 	err := errs.Err()
-	var back FieldErrors
-	if !errors.As(err, &back) || len(back) != len(errs) {
-		t.Fatalf("errors.As did not recover FieldErrors from %v", err)
+	back, ok := apperr.FieldsOf(err)
+	if !ok || len(back) != len(errs) {
+		t.Fatalf("FieldsOf did not recover FieldErrors from %v", err)
 	}
-	if !strings.HasPrefix(err.Error(), "invalid application fields: business.legal_name, business.tin") {
+	if !strings.HasPrefix(err.Error(), "invalid input: bank.routing_number, business.card_mix, business.legal_name, business.tin") {
 		t.Errorf("Error() = %q", err.Error())
 	}
 }

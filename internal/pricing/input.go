@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 )
@@ -44,20 +45,16 @@ var fieldLabels = map[string]string{
 	FieldActive:            "offered to reps",
 }
 
-// FieldErrors maps field names to messages shown beside the fields.
-type FieldErrors map[string]string
-
-// ValidationError carries the messages of a rejected pricing model, by field.
-type ValidationError struct{ Fields FieldErrors }
-
-func (e *ValidationError) Error() string { return "invalid pricing model" }
-
 // Input is what an admin supplies to create or change a pricing model.
 type Input struct {
-	Name                  string
-	Description           string
-	UpstreamCode          string
-	DevicePurchased       bool
+	Name            string
+	Description     string
+	UpstreamCode    string
+	DevicePurchased bool
+	// DeviceUnanswered says the form's yes/no question about the device was left
+	// unanswered, which it must not be: the question has no default, so that it is
+	// answered on purpose.
+	DeviceUnanswered      bool
 	FeeSummary            string
 	RequiredDocumentTypes []string
 	Active                bool
@@ -86,8 +83,8 @@ func (in Input) normalized() Input {
 }
 
 // Validate checks a normalized input and returns the problems by field.
-func (in Input) Validate() FieldErrors {
-	errs := FieldErrors{}
+func (in Input) Validate() apperr.FieldErrors {
+	errs := apperr.FieldErrors{}
 	switch {
 	case in.Name == "":
 		errs[FieldName] = "Enter a name that reps will recognise."
@@ -102,6 +99,9 @@ func (in Input) Validate() FieldErrors {
 		errs[FieldUpstreamCode] = "Enter the pricing code the upstream issued for this model."
 	case !codePattern.MatchString(in.UpstreamCode):
 		errs[FieldUpstreamCode] = "Use 2 to 64 letters, digits, dashes (-), underscores (_) or dots (.), exactly as the upstream issued it."
+	}
+	if in.DeviceUnanswered {
+		errs[FieldDevicePurchased] = "Choose whether the merchant buys a payment device."
 	}
 	switch {
 	case in.FeeSummary == "":

@@ -65,11 +65,11 @@ func TestNormalizedOrdersDocumentsAndDropsRepeats(t *testing.T) {
 
 func TestFormNeedsDeviceAnswer(t *testing.T) {
 	f := Form{Name: "Flat", Code: "FLAT-1", FeeSummary: "2.9%"}
-	if errs := f.Validate(); errs[FieldDevicePurchased] == "" {
+	if errs := f.Input().normalized().Validate(); errs[FieldDevicePurchased] == "" {
 		t.Fatalf("no device answer accepted: %v", errs)
 	}
 	f.Device = "no"
-	if errs := f.Validate(); len(errs) > 0 {
+	if errs := f.Input().normalized().Validate(); len(errs) > 0 {
 		t.Fatalf("valid form refused: %v", errs)
 	}
 }

@@ -110,11 +110,11 @@ func TestCodeIsUniqueAmongCurrentModelsEvenWhenAdminsRace(t *testing.T) {
 	wg.Wait()
 	created := 0
 	for _, err := range errs {
-		var verr *pricing.ValidationError
+		fields, invalid := apperr.FieldsOf(err)
 		switch {
 		case err == nil:
 			created++
-		case errors.As(err, &verr) && verr.Fields[pricing.FieldUpstreamCode] != "":
+		case invalid && fields[pricing.FieldUpstreamCode] != "":
 		default:
 			t.Fatalf("racing create: %v", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/lib/pq"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/testdb"
 )
@@ -32,7 +33,8 @@ func TestUniqueIndexRefusalBecomesTheCodeMessage(t *testing.T) {
 	if !errors.Is(err, errCodeTaken) {
 		t.Fatalf("second insert: %v, want errCodeTaken", err)
 	}
-	msg := s.codeTaken(ctx, "FLAT-1").Fields[FieldUpstreamCode]
+	fields, _ := apperr.FieldsOf(s.codeTaken(ctx, "FLAT-1"))
+	msg := fields[FieldUpstreamCode]
 	if !strings.HasPrefix(msg, "The current pricing model “First” already uses this code.") {
 		t.Fatalf("message: %s", msg)
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/payportal/portal/internal/drafts"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -21,7 +22,9 @@ type SentRow struct {
 }
 
 // sentSections lays out masked upstream data in the order of the form, with
-// the form's labels; empty values are left out, as they were not sent.
+// the labels of the field registry (drafts.FieldLabel), so the page that shows
+// what was sent names each value as the form did; empty values are left out,
+// as they were not sent.
 func sentSections(d *upstream.ApplicationData) []SentSection {
 	if d == nil {
 		return nil
@@ -40,27 +43,27 @@ func sentSections(d *upstream.ApplicationData) []SentSection {
 	}
 	if le := d.LegalEntity; le != nil {
 		addSection("Legal entity", []SentRow{
-			{Label: "Legal name", Value: le.Name},
-			{Label: "Entity type", Value: entityTitle(le.Type)},
-			{Label: "Tax ID", Value: le.TIN, Masked: true},
-			{Label: "Incorporation date", Value: le.IncorporationDate},
-			{Label: "Incorporation state", Value: le.IncorporationState},
-			{Label: "Years in business", Value: intText(le.YearsInBusiness)},
+			{Label: label("business.legal_name"), Value: le.Name},
+			{Label: label("business.entity_type"), Value: entityTitle(le.Type)},
+			{Label: label(drafts.FieldBusinessTIN), Value: le.TIN, Masked: true},
+			{Label: label("business.incorporation_date"), Value: le.IncorporationDate},
+			{Label: label("business.incorporation_state"), Value: le.IncorporationState},
+			{Label: label("business.years_in_business"), Value: intText(le.YearsInBusiness)},
 			{Label: "Address", Value: addressLine(le.Address)},
 		})
 	}
 	if b := d.Business; b != nil {
-		addSection("Business", []SentRow{
-			{Label: "Trading name (DBA)", Value: b.DBA},
-			{Label: "Goods and services", Value: b.GoodsAndServices},
-			{Label: "Merchant category code", Value: b.MCC},
-			{Label: "Phone", Value: b.Phone},
-			{Label: "E-mail", Value: b.Email},
-			{Label: "Website", Value: b.WebsiteURL},
+		addSection(drafts.SectionTitle(drafts.SectionBusiness), []SentRow{
+			{Label: label("business.dba"), Value: b.DBA},
+			{Label: label("business.goods_and_services"), Value: b.GoodsAndServices},
+			{Label: label("business.mcc"), Value: b.MCC},
+			{Label: label("business.phone"), Value: b.Phone},
+			{Label: label("business.email"), Value: b.Email},
+			{Label: label("business.website"), Value: b.WebsiteURL},
 			{Label: "Address", Value: addressLine(b.Address)},
-			{Label: "Monthly card volume", Value: dollars(b.MonthlyVolume)},
-			{Label: "Average ticket", Value: dollars(b.AverageTicket)},
-			{Label: "Highest ticket", Value: dollars(b.HighTicket)},
+			{Label: label("business.monthly_volume"), Value: dollars(b.MonthlyVolume)},
+			{Label: label("business.average_ticket"), Value: dollars(b.AverageTicket)},
+			{Label: label("business.highest_ticket"), Value: dollars(b.HighTicket)},
 		})
 	}
 	for i, o := range d.Owners {
@@ -70,32 +73,32 @@ func sentSections(d *upstream.ApplicationData) []SentSection {
 		}
 		addSection("Owner "+strconv.Itoa(i+1), []SentRow{
 			{Label: "Name", Value: strings.Join(strings.Fields(o.FirstName+" "+o.MiddleName+" "+o.LastName), " ")},
-			{Label: "Title", Value: o.Title},
-			{Label: "Ownership", Value: percentText(o.PercentOwnership)},
-			{Label: "Control person", Value: control},
-			{Label: "Date of birth", Value: o.DOB},
-			{Label: "SSN", Value: o.SSN, Masked: true},
+			{Label: label("owners.0.title"), Value: o.Title},
+			{Label: label("owners.0.ownership_pct"), Value: percentText(o.PercentOwnership)},
+			{Label: label("owners.0.is_control_person"), Value: control},
+			{Label: label("owners.0.date_of_birth"), Value: o.DOB},
+			{Label: label("owners.0.ssn"), Value: o.SSN, Masked: true},
 			{Label: "Home address", Value: addressLine(o.Address)},
-			{Label: "Phone", Value: o.Phone},
-			{Label: "E-mail", Value: o.Email},
+			{Label: label("owners.0.phone"), Value: o.Phone},
+			{Label: label("owners.0.email"), Value: o.Email},
 		})
 	}
 	if bk := d.Banking; bk != nil {
-		addSection("Deposit account", []SentRow{
-			{Label: "Account holder", Value: bk.AccountHolderName},
-			{Label: "Routing number", Value: bk.DepositRouting},
-			{Label: "Account number", Value: bk.DepositAccount, Masked: true},
-			{Label: "Account type", Value: bk.AccountType},
+		addSection(drafts.SectionTitle(drafts.SectionBank), []SentRow{
+			{Label: label("bank.holder_name"), Value: bk.AccountHolderName},
+			{Label: label("bank.routing_number"), Value: bk.DepositRouting},
+			{Label: label("bank.account_number"), Value: bk.DepositAccount, Masked: true},
+			{Label: label("bank.account_type"), Value: bk.AccountType},
 		})
 	} else {
 		// Nothing was sent: the rep left the account to the merchant.
-		addSection("Deposit account", []SentRow{{Label: "Account", Value: "Not sent: the merchant enters it in the processor's pages"}})
+		addSection(drafts.SectionTitle(drafts.SectionBank), []SentRow{{Label: "Account", Value: "Not sent: the merchant enters it in the processor's pages"}})
 	}
 	if c := d.Contact; c != nil {
-		addSection("Merchant contact", []SentRow{
-			{Label: "Name", Value: c.Name},
-			{Label: "E-mail", Value: c.Email},
-			{Label: "Phone", Value: c.Phone},
+		addSection(drafts.SectionTitle(drafts.SectionContact), []SentRow{
+			{Label: label("contact.name"), Value: c.Name},
+			{Label: label("contact.email"), Value: c.Email},
+			{Label: label("contact.phone"), Value: c.Phone},
 		})
 	}
 	return out
@@ -144,3 +147,6 @@ func dollars(s string) string {
 	}
 	return "$" + s
 }
+
+// label is the registry's label of the draft field a sent value came from.
+func label(field string) string { return drafts.FieldLabel(field) }

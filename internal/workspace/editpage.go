@@ -81,7 +81,7 @@ func (p *EditPage) History() []audit.HistoryEntry { return p.Workspace.History }
 
 // SectionSummary returns a section's messages in form order, for the summary at its top.
 func (p *EditPage) SectionSummary(section string) []drafts.FieldError {
-	return drafts.SectionErrors(p.Errors, section).Sorted()
+	return drafts.Sorted(drafts.SectionErrors(p.Errors, section))
 }
 
 // ShowSectionSummary reports whether a section's fragment shows its own summary: after an

@@ -95,7 +95,7 @@ func (h *Handlers) SaveSection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page.Summary = res.SectionErrors(in.Section).Sorted()
+	page.Summary = drafts.Sorted(res.SectionErrors(in.Section))
 	return h.render(c, status, page)
 }
 
