@@ -4,10 +4,10 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -65,7 +65,7 @@ func (h *Handlers) ReactivateUser(c echo.Context) error {
 }
 
 func (h *Handlers) setActive(c echo.Context, active bool, message string) error {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return apperr.New(apperr.KindNotFound, "No such user.")
 	}
@@ -78,7 +78,7 @@ func (h *Handlers) setActive(c echo.Context, active bool, message string) error 
 
 // ResetUserPassword issues a new generated password, shown once.
 func (h *Handlers) ResetUserPassword(c echo.Context) error {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return apperr.New(apperr.KindNotFound, "No such user.")
 	}
