@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/payportal/portal/internal/testutil"
 
 	"github.com/google/uuid"
 
@@ -98,10 +101,10 @@ func TestPushSurvivesAKilledWorkerProcess(t *testing.T) {
 	first := startPortal(t, bin, vars)
 	// Kill it while its documents are on their way: the upstream application
 	// exists and has the data, uploads are in flight, the link is not made.
-	waitUntil(t, 20*time.Second, "the documents' uploads to start", func() bool {
+	testutil.Eventually(t, 20*time.Second, "the documents' uploads to start", func() (bool, string) {
 		var uploading int64
 		db.Gorm.Model(&models.Document{}).Where("application_id = ? AND upstream_status = 'uploading'", a.ID).Count(&uploading)
-		return uploading > 0
+		return uploading > 0, fmt.Sprintf("%d uploading", uploading)
 	})
 	first.kill(t)
 	if got := load(); got.Status != models.StatusSubmitting || got.UpstreamApplicationID == nil || got.DataSentAt == nil || got.LinkedAt != nil {
@@ -110,8 +113,9 @@ func TestPushSurvivesAKilledWorkerProcess(t *testing.T) {
 
 	second := startPortal(t, bin, vars)
 	defer second.kill(t)
-	waitUntil(t, 60*time.Second, "the application to be linked", func() bool {
-		return load().Status == models.StatusLinked
+	testutil.Eventually(t, 60*time.Second, "the application to be linked", func() (bool, string) {
+		st := load().Status
+		return st == models.StatusLinked, "it is " + string(st)
 	})
 	if n := rs.Server.StartedCount(); n != 1 {
 		t.Errorf("the sandbox started %d applications, want 1", n)
@@ -175,19 +179,4 @@ func (p *process) kill(t *testing.T) {
 	}
 	_ = p.cmd.Process.Kill()
 	_ = p.cmd.Wait()
-}
-
-// waitUntil polls cond until it holds, or fails the test after the deadline.
-func waitUntil(t *testing.T, deadline time.Duration, what string, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	timeout := time.After(deadline)
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-timeout:
-			t.Fatalf("waited %s for %s", deadline, what)
-		}
-	}
 }

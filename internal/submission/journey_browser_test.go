@@ -2,11 +2,14 @@ package submission_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/payportal/portal/internal/testutil"
 
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
@@ -374,23 +377,13 @@ func merchantAccepts(t *testing.T, ctx context.Context) {
 // to the application row.
 func waitForUpstreamStatus(t *testing.T, env *apptest.Env, id uuid.UUID, status string) {
 	t.Helper()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(journeyWait)
-	for {
+	testutil.Eventually(t, journeyWait, "upstream status "+status, func() (bool, string) {
 		var got *string
 		if err := env.DB.Pool.QueryRow(context.Background(), `SELECT upstream_status FROM applications WHERE id = $1`, id).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		if deref(got) == status {
-			return
-		}
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("upstream status is %q after %s, want %s", deref(got), journeyWait, status)
-		}
-	}
+		return deref(got) == status, fmt.Sprintf("it is %q", deref(got))
+	})
 }
 
 // read runs an action that returns a value, failing the test on error.

@@ -5,11 +5,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/payportal/portal/internal/testutil"
 
 	"github.com/payportal/portal/internal/drafts"
 
@@ -183,22 +187,12 @@ func (s *submitEnv) load(t testing.TB, id uuid.UUID) *models.Application {
 // or fails the test after the deadline.
 func (s *submitEnv) waitForStatus(t testing.TB, id uuid.UUID, deadline time.Duration, want ...models.ApplicationStatus) *models.Application {
 	t.Helper()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	timeout := time.After(deadline)
-	for {
-		a := s.load(t, id)
-		for _, w := range want {
-			if a.Status == w {
-				return a
-			}
-		}
-		select {
-		case <-tick.C:
-		case <-timeout:
-			t.Fatalf("application %s is %s after %s (last error %q), want %v", id, a.Status, deadline, deref(a.LastError), want)
-		}
-	}
+	var a *models.Application
+	testutil.Eventually(t, deadline, fmt.Sprintf("application %s to be %v", id, want), func() (bool, string) {
+		a = s.load(t, id)
+		return slices.Contains(want, a.Status), fmt.Sprintf("it is %s (last error %q)", a.Status, deref(a.LastError))
+	})
+	return a
 }
 
 // documents lists an application's current documents.
