@@ -136,7 +136,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, err
 	}
 	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
-	submissionViews := submission.NewSubmissionViews(docStore, outbox, cfg.PublicURL)
+	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
 		Submissions: submissionViews, Now: now, Log: log,
@@ -174,7 +174,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Documents:    documents.NewHandlers(docService, views, log),
 		Dashboard:    dashboard.NewHandlers(dashboardService, views),
 		Applications: workspace.NewHandlers(workspaceService, views),
-		Submissions:  submission.NewSubmissionHandlers(submissions, views),
+		Submissions:  submission.NewHandlers(submissions, views),
 	})
 	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Handler: handler}, nil
 }

@@ -20,7 +20,7 @@ type submissionParts struct {
 	Docs      *documents.Store
 	Queue     *jobs.Queue
 	Readiness submission.Readiness
-	Views     *submission.SubmissionViews
+	Views     *submission.Views
 	Sealer    *applications.Sealer
 	Pricing   *pricing.Service
 	Outbox    *mail.Outbox
@@ -53,7 +53,7 @@ func wireSubmissions(p submissionParts) *submission.Submissions {
 	}))
 	jobs.Register(p.Queue, submission.NewReconcileWorker(p.Apps, p.Queue, log))
 	p.Queue.AddPeriodic(submission.ReconcilePeriodicJob(submission.DefaultReconcileInterval))
-	return submission.NewSubmissions(submission.SubmissionDeps{
+	return submission.NewSubmissions(submission.Deps{
 		Apps: p.Apps, Readiness: p.Readiness, Sealer: p.Sealer, Pricing: p.Pricing, Queue: p.Queue,
 		Views: p.Views, Now: p.Now, Log: log,
 	})

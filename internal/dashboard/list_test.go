@@ -84,6 +84,7 @@ func legalNames(p *ListPage) []string {
 }
 
 func TestListFilters(t *testing.T) {
+	t.Parallel()
 	f := newListFixture(t)
 	day := func(n int) time.Time { return base.AddDate(0, 0, n).Truncate(24 * time.Hour) }
 	tests := []struct {
@@ -128,6 +129,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestListSortOrders(t *testing.T) {
+	t.Parallel()
 	f := newListFixture(t)
 	tests := []struct {
 		sort    string
@@ -194,6 +196,7 @@ func TestListSortOrders(t *testing.T) {
 }
 
 func TestListCountIsCapped(t *testing.T) {
+	t.Parallel()
 	f := newListFixture(t)
 	err := f.db.Exec(`INSERT INTO applications (id, owner_id, dba, draft)
 		SELECT gen_random_uuid(), ?, 'Bulk ' || n, '{}' FROM generate_series(1, ?) AS n`, f.other.ID, countCap).Error
@@ -222,6 +225,7 @@ func TestListCountIsCapped(t *testing.T) {
 }
 
 func TestListPagesThroughManyRowsInEveryOrder(t *testing.T) {
+	t.Parallel()
 	f := newListFixture(t)
 	// 1,500 rows: more than the count cap, so pages are read along the indexes; created and
 	// updated times repeat, so the id must break ties.

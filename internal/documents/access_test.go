@@ -50,6 +50,7 @@ func send(t *testing.T, c *apptest.Client, method, path string) apptest.Response
 }
 
 func TestAnotherRepGetsNotFoundEverywhere(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	owner, ownerRep := signIn(t, env, "owner@example.com", models.RoleSalesRep)
 	other, _ := signIn(t, env, "other@example.com", models.RoleSalesRep)
@@ -80,6 +81,7 @@ func TestAnotherRepGetsNotFoundEverywhere(t *testing.T) {
 }
 
 func TestLockedOrSubmittingApplicationRefusesChanges(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, column string
 		value        any
@@ -122,6 +124,7 @@ func TestLockedOrSubmittingApplicationRefusesChanges(t *testing.T) {
 // before the file has arrived must not add a row, and must not keep the
 // bytes.
 func TestAttachDiscardsBytesWhenTheRowCannotBeWritten(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	rep, _ := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -150,6 +153,7 @@ var csrfField = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
 // The browser's connection drops halfway through the file: no row, no
 // stored bytes, nothing in the spool.
 func TestInterruptedUploadLeavesNothing(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)

@@ -24,6 +24,7 @@ import (
 // progress to the end, sees the readiness checklist stop asking for them,
 // deletes one and sees the checklist ask for it again.
 func TestBrowserUploadTwoDocumentsAndDeleteOne(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)

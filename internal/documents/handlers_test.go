@@ -22,6 +22,7 @@ import (
 )
 
 func TestUploadListAndDownload(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -90,6 +91,7 @@ func TestUploadListAndDownload(t *testing.T) {
 }
 
 func TestPreviewOfImageIsSandboxed(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -123,6 +125,7 @@ func checkServed(t *testing.T, res apptest.Response, disposition, contentType, f
 }
 
 func TestUploadRefusals(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t, apptest.WithEnv("PORTAL_MAX_UPLOAD_BYTES", "2048"))
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -170,6 +173,7 @@ func TestUploadRefusals(t *testing.T) {
 // A browser without JavaScript posts the form with the CSRF token as a field;
 // it gets a redirect, or the page again with the message beside the file.
 func TestPlainFormUpload(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -210,6 +214,7 @@ func TestPlainFormUpload(t *testing.T) {
 }
 
 func TestHostileFileNames(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -254,6 +259,7 @@ func TestHostileFileNames(t *testing.T) {
 }
 
 func TestReplaceAndDelete(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)
@@ -318,6 +324,7 @@ func TestReplaceAndDelete(t *testing.T) {
 }
 
 func TestRequiredDocumentSlots(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 	a := newApplication(t, env, rep)

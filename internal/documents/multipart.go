@@ -52,7 +52,7 @@ func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields
 	}
 	for {
 		part, err := mr.NextPart()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return apperr.Invalid(FieldFile, "Choose a file to upload.")
 		}
 		if err != nil {

@@ -1,6 +1,3 @@
-// Package uploads holds the supporting documents merchants send with an
-// application: the checks an upload must pass, and the storage that keeps the
-// bytes (local disk or S3).
 package documents
 
 import (

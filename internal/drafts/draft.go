@@ -1,5 +1,8 @@
-// Package applications holds merchant applications: the draft a sales rep fills in, its
-// validation and its readiness checklist.
+// Package drafts is the pure model of a merchant application: the draft a sales rep fills
+// in, the one field registry (fields.go) from which labels, inputs, the checklist's
+// phrases, sensitive fields and the order of messages are derived, validation,
+// normalisation, the readiness checklist and the binding of a submitted section. It
+// holds no database and knows no HTTP.
 //
 // A Draft keeps every value as the text the rep typed, so a failed validation can show exactly
 // what was entered. Its JSON names are the segments of the canonical form field names (see

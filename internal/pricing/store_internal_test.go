@@ -19,6 +19,7 @@ import (
 // The check in Validate cannot see a model another admin is creating at the
 // same moment; the unique index can, and its refusal must read like the check's.
 func TestUniqueIndexRefusalBecomesTheCodeMessage(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	ctx := context.Background()
 	s := NewService(db.Gorm, time.Now, slog.New(slog.DiscardHandler))

@@ -36,6 +36,7 @@ import (
 // expire (about 15 s) before the rescuer gives the orphaned job back, so the
 // test is skipped with -short.
 func TestPushSurvivesAKilledWorkerProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the portal and waits for a leadership to expire")
 	}

@@ -43,6 +43,7 @@ type typedValue struct{ name, value string }
 // is refused with a clear message), and accepts the terms. The rep's dashboard shows the link
 // opened, then the processor's "processing" state that its webhook brought.
 func TestBrowserJourneyFromDraftToProcessing(t *testing.T) {
+	t.Parallel()
 	smtp := smtpserver.Start(t)
 	env := apptest.New(t,
 		apptest.WithSandbox(func(o *sandbox.Options) { o.Faults = sandbox.Faults{Latency: journeyLatency} }),

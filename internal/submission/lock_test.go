@@ -28,6 +28,7 @@ var notEditing = map[string]bool{
 }
 
 func TestHandedOffApplicationRefusesEveryChange(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 1)
 	_, version := s.repC.ShowApplication(a.ID)

@@ -22,6 +22,7 @@ func pollProgress(c *apptest.Client, path string) apptest.Response {
 }
 
 func TestProgressIsPolledUntilTheLinkExists(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{extra: []apptest.Option{apptest.WithoutWorkers()}})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 2)
 	base := "/applications/" + a.ID.String()
@@ -70,6 +71,7 @@ func TestProgressIsPolledUntilTheLinkExists(t *testing.T) {
 }
 
 func TestReconcilerRequeuesAPushWithoutAJob(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{extra: []apptest.Option{apptest.WithoutWorkers()}})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 1)
 	submit(t, s.repC, a.ID)

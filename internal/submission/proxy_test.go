@@ -219,6 +219,7 @@ func (h *hookedFiles) UploadToPresignedURL(ctx context.Context, url string, body
 }
 
 func TestPushDocumentLandsByteForByte(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		compat sandbox.Compat
@@ -258,6 +259,7 @@ func TestPushDocumentLandsByteForByte(t *testing.T) {
 }
 
 func TestPushDocumentRefreshesAnExpiredURL(t *testing.T) {
+	t.Parallel()
 	env := newProxyEnv(t, proxySetup{})
 	doc := env.addDocument(t, "photo_id", "licence.pdf", bytes.NewReader(testfiles.PDF(256<<10, 2)))
 	// The first URL outlives its 120 seconds between the metadata POST and
@@ -290,6 +292,7 @@ func TestPushDocumentRefreshesAnExpiredURL(t *testing.T) {
 }
 
 func TestPushDocumentSkipsAURLAlreadyExpired(t *testing.T) {
+	t.Parallel()
 	env := newProxyEnv(t, proxySetup{})
 	doc := env.addDocument(t, "other", "a.pdf", bytes.NewReader(testfiles.SamplePDF))
 	// Our clock runs ten minutes ahead of the upstream's: every URL looks
@@ -310,6 +313,7 @@ func TestPushDocumentSkipsAURLAlreadyExpired(t *testing.T) {
 }
 
 func TestPushDocumentThatKeepsFailing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		files      func(env *proxyEnv) submission.UpstreamFiles
@@ -372,6 +376,7 @@ func TestPushDocumentThatKeepsFailing(t *testing.T) {
 }
 
 func TestPushDocumentRefusedDetailsAreNotRetried(t *testing.T) {
+	t.Parallel()
 	env := newProxyEnv(t, proxySetup{sandbox: sandbox.Options{MaxFileSize: 64}})
 	doc := env.addDocument(t, "tax_document", "1099.pdf", bytes.NewReader(testfiles.SamplePDF))
 	_, err := env.proxy(nil, submission.ProxyOptions{}).PushDocument(context.Background(), env.appID, doc)
@@ -385,6 +390,7 @@ func TestPushDocumentRefusedDetailsAreNotRetried(t *testing.T) {
 }
 
 func TestPushDocumentWithMissingBytes(t *testing.T) {
+	t.Parallel()
 	env := newProxyEnv(t, proxySetup{})
 	doc := env.addDocument(t, "other", "gone.pdf", bytes.NewReader(testfiles.SamplePDF))
 	if err := env.storage.Delete(context.Background(), doc.StorageKey); err != nil {
@@ -398,6 +404,7 @@ func TestPushDocumentWithMissingBytes(t *testing.T) {
 }
 
 func TestPushAllRunsBoundedAndReportsEachDocument(t *testing.T) {
+	t.Parallel()
 	env := newProxyEnv(t, proxySetup{})
 	var docs []models.Document
 	for i := range 5 {

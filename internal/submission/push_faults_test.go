@@ -19,6 +19,7 @@ import (
 // must reach linked, with exactly one upstream application each and every
 // document arriving byte for byte.
 func TestFiftyPushesThroughFaultsWithTwoInstances(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fault test")
 	}

@@ -126,10 +126,10 @@ func buildProgress(a *models.Application, docs []models.Document) Progress {
 	return p
 }
 
-// SubmissionView is everything the application page shows about a submission:
+// View is everything the application page shows about a submission:
 // the progress of the push, and once handed off the link, what was sent
 // (personal numbers masked) and the e-mails to the merchant.
-type SubmissionView struct {
+type View struct {
 	App      *models.Application
 	Progress Progress
 	// Sent is the submitted data, masked; nil before the first
@@ -141,28 +141,28 @@ type SubmissionView struct {
 }
 
 // AppID is the application's id, for the templates.
-func (v *SubmissionView) AppID() uuid.UUID { return v.App.ID }
+func (v *View) AppID() uuid.UUID { return v.App.ID }
 
 // SentSections lays out what was sent for reading.
-func (v *SubmissionView) SentSections() []SentSection { return sentSections(v.Sent) }
+func (v *View) SentSections() []SentSection { return sentSections(v.Sent) }
 
-// SubmissionViews gathers what pages show about submissions. The workspace
+// Views gathers what pages show about submissions. The workspace
 // page (Service.Workspace) and the progress poll share it.
-type SubmissionViews struct {
+type Views struct {
 	docs      *documents.Store
 	outbox    *mail.Outbox
 	publicURL *url.URL
 }
 
-// NewSubmissionViews returns the submission views; publicURL is the portal's
+// NewViews returns the submission views; publicURL is the portal's
 // address, for the merchant's tracking link.
-func NewSubmissionViews(docs *documents.Store, outbox *mail.Outbox, publicURL *url.URL) *SubmissionViews {
-	return &SubmissionViews{docs: docs, outbox: outbox, publicURL: publicURL}
+func NewViews(docs *documents.Store, outbox *mail.Outbox, publicURL *url.URL) *Views {
+	return &Views{docs: docs, outbox: outbox, publicURL: publicURL}
 }
 
 // Progress loads the push progress of an application u may see; nil for a
 // draft that was never submitted.
-func (s *Submissions) Progress(ctx context.Context, u *models.User, id uuid.UUID) (*SubmissionView, error) {
+func (s *Submissions) Progress(ctx context.Context, u *models.User, id uuid.UUID) (*View, error) {
 	a, err := s.d.Apps.Visible(ctx, nil, u, id)
 	if err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func (s *Submissions) Progress(ctx context.Context, u *models.User, id uuid.UUID
 
 // View gathers what the page shows about a's submission; nil for a draft that
 // was never submitted.
-func (s *SubmissionViews) View(ctx context.Context, a *models.Application) (*SubmissionView, error) {
+func (s *Views) View(ctx context.Context, a *models.Application) (*View, error) {
 	if a.SubmissionCount == 0 && a.Status == models.StatusDraft && !a.Locked() {
 		return nil, nil
 	}
@@ -180,7 +180,7 @@ func (s *SubmissionViews) View(ctx context.Context, a *models.Application) (*Sub
 	if err != nil {
 		return nil, err
 	}
-	v := &SubmissionView{App: a, Progress: buildProgress(a, docs)}
+	v := &View{App: a, Progress: buildProgress(a, docs)}
 	if v.Sent, err = applications.MaskedSnapshot(a); err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func lowerFirst(s string) string {
 
 // Fingerprint identifies what the progress shows, so a poll can be answered
 // "nothing changed" (204) without sending the same steps again.
-func (v *SubmissionView) Fingerprint() string {
+func (v *View) Fingerprint() string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s|%d|%d|%s|", v.App.Status, v.App.SubmissionCount, v.App.PushAttempts, deref(v.App.LastError))
 	for _, s := range v.Progress.Steps {
@@ -231,7 +231,7 @@ func (v *SubmissionView) Fingerprint() string {
 }
 
 // UpstreamStatusText is the processor's state of the application, in words.
-func (v *SubmissionView) UpstreamStatusText() string {
+func (v *View) UpstreamStatusText() string {
 	if v.App.UpstreamStatus == nil || *v.App.UpstreamStatus == "" {
 		return "No news from the processor yet"
 	}

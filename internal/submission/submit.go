@@ -25,8 +25,8 @@ type PricingCodes interface {
 	SnapshotCode(ctx context.Context, id uuid.UUID) (string, error)
 }
 
-// SubmissionDeps are the collaborators of the submission use cases.
-type SubmissionDeps struct {
+// Deps are the collaborators of the submission use cases.
+type Deps struct {
 	// Apps writes the applications row.
 	Apps *applications.Store
 	// Readiness loads applications with their decrypted draft and checklist.
@@ -35,7 +35,7 @@ type SubmissionDeps struct {
 	Pricing   PricingCodes
 	Queue     *jobs.Queue
 	Outbox    *mail.Outbox
-	Views     *SubmissionViews
+	Views     *Views
 	Now       func() time.Time
 	Log       *slog.Logger
 }
@@ -49,11 +49,11 @@ type Readiness interface {
 // Submissions holds the use cases of submitting an application: submit and
 // watch the push.
 type Submissions struct {
-	d SubmissionDeps
+	d Deps
 }
 
 // NewSubmissions returns the submission use cases.
-func NewSubmissions(d SubmissionDeps) *Submissions {
+func NewSubmissions(d Deps) *Submissions {
 	if d.Now == nil {
 		d.Now = time.Now
 	}

@@ -10,20 +10,20 @@ import (
 	"github.com/payportal/portal/internal/view"
 )
 
-// SubmissionHandlers serve submitting an application and its live progress.
-type SubmissionHandlers struct {
+// Handlers serve submitting an application and its live progress.
+type Handlers struct {
 	submissions *Submissions
 	views       *view.Renderer
 }
 
-// NewSubmissionHandlers returns the submission handlers.
-func NewSubmissionHandlers(s *Submissions, views *view.Renderer) *SubmissionHandlers {
-	return &SubmissionHandlers{submissions: s, views: views}
+// NewHandlers returns the submission handlers.
+func NewHandlers(s *Submissions, views *view.Renderer) *Handlers {
+	return &Handlers{submissions: s, views: views}
 }
 
 // Submit sends a complete application upstream (POST /applications/:id/submit)
 // and goes back to its page, which shows the push's progress.
-func (h *SubmissionHandlers) Submit(c echo.Context) error {
+func (h *Handlers) Submit(c echo.Context) error {
 	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (h *SubmissionHandlers) Submit(c echo.Context) error {
 // fingerprint (?seen=), it answers 204 so htmx leaves the page alone. When
 // the push has finished, it tells the page (application-changed) so the
 // checklist and the history refresh too.
-func (h *SubmissionHandlers) Progress(c echo.Context) error {
+func (h *Handlers) Progress(c echo.Context) error {
 	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return err

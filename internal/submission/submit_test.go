@@ -22,6 +22,7 @@ import (
 const pushDeadline = 20 * time.Second
 
 func TestSubmitPushesUpstreamAndHandsOffToTheMerchant(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{smtp: true})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 2)
 
@@ -173,6 +174,7 @@ func (s *submitEnv) waitForUpstreamStatus(t *testing.T, id uuid.UUID, status str
 }
 
 func TestPermanentErrorReturnsToTheRepAndResubmitContinues(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{smtp: true})
 	d := readyDraft("Long Story Books")
 	// The portal accepts 500 characters; the processor refuses more than 255.
@@ -226,6 +228,7 @@ func TestPermanentErrorReturnsToTheRepAndResubmitContinues(t *testing.T) {
 }
 
 func TestRepResendsTheHandoffEmail(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{smtp: true})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 1)
 	submit(t, s.repC, a.ID)
@@ -272,6 +275,7 @@ func TestRepResendsTheHandoffEmail(t *testing.T) {
 }
 
 func TestTransientFailuresRetryThenGoBackToTheRep(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{sandbox: func(o *sandbox.Options) {
 		o.Faults = sandbox.Faults{ErrorRate: 1} // the processor is down
 	}})
@@ -300,6 +304,7 @@ func TestTransientFailuresRetryThenGoBackToTheRep(t *testing.T) {
 }
 
 func TestSubmitRefusesAnIncompleteApplication(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 0) // the bank statement is missing
 	res := submit(t, s.repC, a.ID)
@@ -321,6 +326,7 @@ func TestSubmitRefusesAnIncompleteApplication(t *testing.T) {
 // refuses PATCH from then on, so the resubmission hands off with that link and
 // says the corrections were not sent.
 func TestResubmitAfterTheLinkAlreadyExistsUpstream(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{})
 	d := readyDraft("Long Story Books")
 	d.Business.GoodsAndServices = strings.Repeat("Books, maps and stories. ", 12)
@@ -348,6 +354,7 @@ func TestResubmitAfterTheLinkAlreadyExistsUpstream(t *testing.T) {
 }
 
 func TestTwoSubmitsAtOnceMakeOneSubmission(t *testing.T) {
+	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{extra: []apptest.Option{apptest.WithoutWorkers()}})
 	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 1)
 	errs := make(chan error, 2)

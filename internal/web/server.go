@@ -45,7 +45,7 @@ type Deps struct {
 	Dashboard   *dashboard.Handlers
 	// Applications serves the application workspace.
 	Applications *workspace.Handlers
-	Submissions  *submission.SubmissionHandlers
+	Submissions  *submission.Handlers
 }
 
 // New returns the portal's HTTP handler.

@@ -37,6 +37,7 @@ func appRoutes(id uuid.UUID, version string, owner string) []struct {
 }
 
 func TestAnotherRepGets404OnEveryRoute(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id, owner := fillPersonalData(t, w)
 	_, version := show(t, w.repC, id)
@@ -75,6 +76,7 @@ func TestAnotherRepGets404OnEveryRoute(t *testing.T) {
 }
 
 func TestRepCannotUseAdminActionsOnOwnApplication(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	w.repC.Get("/applications/" + id.String())
@@ -90,6 +92,7 @@ func TestRepCannotUseAdminActionsOnOwnApplication(t *testing.T) {
 }
 
 func TestDeleteAndRestore(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	autosave(t, w.repC, id, "business", url.Values{"business.dba": {"Gone Soon"}})
@@ -143,6 +146,7 @@ func TestDeleteAndRestore(t *testing.T) {
 }
 
 func TestAdminReassigns(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	page, _ := show(t, w.adminC, id)
@@ -176,6 +180,7 @@ func TestAdminReassigns(t *testing.T) {
 }
 
 func TestLockedApplicationIsReadOnly(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	if err := w.env.DB.Gorm.Exec(`UPDATE applications SET status = 'linked', handoff_link = 'https://example.test/x' WHERE id = ?`, id).Error; err != nil {

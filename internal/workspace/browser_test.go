@@ -17,9 +17,6 @@ import (
 	"github.com/payportal/portal/internal/testutil/browser"
 )
 
-// field selects a form field by its canonical name, which is also its id; the dots in it
-// rule out a plain "#id" selector.
-
 // typeInto replaces a field's value by typing, then leaves the field with Tab, as a rep does;
 // leaving it fires the change event that autosaves the section.
 func typeInto(name, value string) chromedp.Action[chromedp.Void] {
@@ -33,6 +30,7 @@ func typeInto(name, value string) chromedp.Action[chromedp.Void] {
 // shrink, makes a mistake and sees it beside the field with everything typed still there,
 // corrects it, reloads, and finds it all saved.
 func TestBrowserRepFillsAnApplication(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	ctx := browser.New(t)

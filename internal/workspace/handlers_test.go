@@ -8,6 +8,7 @@ import (
 )
 
 func TestCreateShowsWorkspace(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	res, version := show(t, w.repC, id)
@@ -30,6 +31,7 @@ func TestCreateShowsWorkspace(t *testing.T) {
 }
 
 func TestSaveKeepsTypedValuesAndShowsMessageBesideField(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	res := save(t, w.repC, id, "business", url.Values{
@@ -64,6 +66,7 @@ func TestSaveKeepsTypedValuesAndShowsMessageBesideField(t *testing.T) {
 }
 
 func TestAutosaveReturnsSectionWithNewVersionForOtherSections(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	res := autosave(t, w.repC, id, "contact", url.Values{"contact.name": {"Jane Doe"}, "contact.email": {"jane@bluefern.example"}})
@@ -108,6 +111,7 @@ func TestAutosaveReturnsSectionWithNewVersionForOtherSections(t *testing.T) {
 }
 
 func TestStaleVersionIsRefusedWith409(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	_, version := show(t, w.repC, id)
@@ -136,6 +140,7 @@ func TestStaleVersionIsRefusedWith409(t *testing.T) {
 }
 
 func TestSaveWithoutJavaScriptRedirects(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	res := save(t, w.repC, id, "bank", url.Values{"bank.holder_name": {"Blue Fern"}, "bank.routing_number": {"011401533"}, "bank.account_type": {"checking"}})
@@ -152,6 +157,7 @@ func TestSaveWithoutJavaScriptRedirects(t *testing.T) {
 }
 
 func TestOwnersAddRemoveAndControlPerson(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	page, _ := show(t, w.repC, id)

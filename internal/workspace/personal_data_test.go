@@ -39,6 +39,7 @@ func fillPersonalData(t *testing.T, w *workspace) (uuid.UUID, string) {
 }
 
 func TestPersonalDataIsEncryptedAtRest(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id, _ := fillPersonalData(t, w)
 	// Every column of the row and of its audit trail, as text.
@@ -77,6 +78,7 @@ func TestPersonalDataIsEncryptedAtRest(t *testing.T) {
 }
 
 func TestPersonalDataIsShownMaskedAndKeptWhenTheMaskComesBack(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id, owner := fillPersonalData(t, w)
 	page, _ := show(t, w.repC, id)
@@ -147,6 +149,7 @@ func TestPersonalDataIsShownMaskedAndKeptWhenTheMaskComesBack(t *testing.T) {
 }
 
 func TestAdminRevealsPersonalDataThroughAnAuditedAction(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id, owner := fillPersonalData(t, w)
 	page, _ := show(t, w.adminC, id)

@@ -55,6 +55,7 @@ func outstanding(t *testing.T, w *workspace, id uuid.UUID) (string, int) {
 }
 
 func TestPricingChoiceAndDocumentsDriveTheChecklist(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	standard := addPricingModel(t, w, "Standard", "STD-1", true, false, "voided_check")
 	paused := addPricingModel(t, w, "Paused offer", "PAUSED", false, false)
@@ -128,6 +129,7 @@ func TestPricingChoiceAndDocumentsDriveTheChecklist(t *testing.T) {
 }
 
 func TestChecklistShrinksAsSectionsAreFilled(t *testing.T) {
+	t.Parallel()
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	_, before := outstanding(t, w, id)

@@ -39,7 +39,7 @@ type Options struct {
 	// DocumentTitles names document types for the checklist ("voided_check" → "Voided check").
 	DocumentTitles map[string]string
 	// Submissions shows a submitted application's push and hand-off on its page; nil shows none.
-	Submissions *submission.SubmissionViews
+	Submissions *submission.Views
 	Now         func() time.Time
 	Log         *slog.Logger
 }
@@ -53,7 +53,7 @@ type Service struct {
 	pricing PricingCatalog
 	docs    Documents
 	titles  map[string]string
-	submits *submission.SubmissionViews
+	submits *submission.Views
 	now     func() time.Time
 	log     *slog.Logger
 }
@@ -157,7 +157,7 @@ type Workspace struct {
 	Assignees []models.User
 	// Submission is the push and hand-off of a submitted application; nil for a draft never
 	// submitted.
-	Submission *submission.SubmissionView
+	Submission *submission.View
 }
 
 // PricingOptions are the pricing choices of an application.

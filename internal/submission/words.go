@@ -1,5 +1,9 @@
 package submission
 
+// The one wording of upstream failures: what the rep reads when the processor
+// refused or did not answer, for the push's steps (upstreamWords) and for each
+// document (pushReason). Neither ever includes a URL, its signature or personal data.
+
 import (
 	"context"
 	"errors"
@@ -89,4 +93,43 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// upstreamWords says what an upstream failure means for the rep: the
+// upstream's own message when it refused something (it names the field at
+// fault, e.g. "banking.depositRouting: must be a valid routing number"),
+// otherwise whether it answered at all.
+func upstreamWords(step string, err error) string {
+	var ue *upstream.Error
+	if !errors.As(err, &ue) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return "The submission was interrupted before it finished."
+		}
+		return "The processor could not be reached."
+	}
+	upMessage := strings.TrimSpace(ue.Message)
+	if len([]rune(upMessage)) > 300 {
+		upMessage = string([]rune(upMessage)[:300]) + "…"
+	}
+	switch {
+	case ue.StatusCode == 0:
+		return "The processor did not answer."
+	case ue.StatusCode == http.StatusTooManyRequests:
+		return "The processor asked the portal to slow down (HTTP 429)."
+	case ue.StatusCode >= 500:
+		return fmt.Sprintf("The processor was unavailable (HTTP %d).", ue.StatusCode)
+	case ue.StatusCode == http.StatusUnauthorized || ue.StatusCode == http.StatusForbidden:
+		return fmt.Sprintf("The processor refused the portal's credentials (HTTP %d). An admin needs to check the upstream settings; then submit again.", ue.StatusCode)
+	}
+	what := "The processor rejected the application"
+	switch step {
+	case stepStart:
+		what = "The processor refused to start the application"
+	case stepLink:
+		what = "The processor could not create the merchant's link"
+	}
+	if upMessage == "" {
+		return fmt.Sprintf("%s (HTTP %d).", what, ue.StatusCode)
+	}
+	return what + ": " + upMessage
 }
