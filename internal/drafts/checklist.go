@@ -99,16 +99,9 @@ func BuildChecklist(d Draft, opts ChecklistOptions) Checklist {
 	for _, fe := range Sorted(list.errs) {
 		list.invalid(fe.Field, fe.Message)
 	}
+	list.requireRegistered()
 	t.requireBusiness(&list)
 	t.requireOwners(&list)
-	if !t.Bank.FromMerchant {
-		for _, f := range []string{"bank.holder_name", "bank.routing_number", "bank.account_number", "bank.account_type"} {
-			list.requireText(f)
-		}
-	}
-	for _, f := range []string{"contact.name", "contact.email"} {
-		list.requireText(f)
-	}
 	if !opts.PricingModelChosen {
 		list.missing(FieldPricingModel)
 	}
@@ -162,6 +155,24 @@ func (b *checklistBuilder) phrase(field, phrase string) {
 		return
 	}
 	b.add(field, upperFirst(phrase)+".")
+}
+
+// requireRegistered adds a "missing" item for every empty field the registry requires of
+// this draft (see fieldInfo.require), owner fields once per owner.
+func (b *checklistBuilder) requireRegistered() {
+	for _, f := range fieldTable {
+		if !f.required(b.draft) {
+			continue
+		}
+		sub, isOwner := strings.CutPrefix(f.pattern, "owners.*.")
+		if !isOwner {
+			b.requireText(f.pattern)
+			continue
+		}
+		for i := range b.draft.Owners {
+			b.requireText(OwnerField(i, sub))
+		}
+	}
 }
 
 // requireText adds a "missing" item when the field is empty.

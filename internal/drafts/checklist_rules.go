@@ -16,17 +16,10 @@ const (
 	msgBeneficialOwnersFm = "listed owners hold %s%% in total; list every person who owns 25%% or more, or confirm that nobody else does"
 )
 
-// requireBusiness adds the business section's missing fields.
+// requireBusiness adds the business section's rules beyond the registry's required
+// fields: the TIN (a sole proprietor may give the owner's SSN instead) and the card mix.
 func (d *Draft) requireBusiness(list *checklistBuilder) {
 	b := d.Business
-	for _, f := range []string{
-		"business.legal_name", "business.entity_type",
-		"business.address.line1", "business.address.city", "business.address.state", "business.address.postal_code",
-		"business.phone", "business.email", "business.goods_and_services", "business.mcc",
-		"business.years_in_business", "business.monthly_volume", "business.average_ticket", "business.highest_ticket",
-	} {
-		list.requireText(f)
-	}
 	if b.TIN == "" {
 		switch {
 		case b.EntityType != EntitySoleProprietor:
@@ -34,10 +27,6 @@ func (d *Draft) requireBusiness(list *checklistBuilder) {
 		case len(d.Owners) == 0 || d.Owners[0].SSN == "":
 			list.phrase(FieldBusinessTIN, msgTINMissingSole)
 		}
-	}
-	if b.EntityType.NeedsIncorporation() {
-		list.requireText("business.incorporation_date")
-		list.requireText("business.incorporation_state")
 	}
 
 	var total int64
@@ -61,7 +50,8 @@ func (d *Draft) requireBusiness(list *checklistBuilder) {
 	}
 }
 
-// requireOwners adds the owners section's missing fields and ownership rules.
+// requireOwners adds the owners section's rules: at least one owner, one control person,
+// a sole proprietor's 100% and the beneficial-ownership rule.
 func (d *Draft) requireOwners(list *checklistBuilder) {
 	entity := d.Business.EntityType
 	if len(d.Owners) == 0 {
@@ -76,17 +66,11 @@ func (d *Draft) requireOwners(list *checklistBuilder) {
 		return
 	}
 
-	required := []string{"first_name", "last_name", "title", "ownership_pct", "date_of_birth", "ssn",
-		"address.line1", "address.city", "address.state", "address.postal_code", "phone", "email"}
+	// Each owner's required fields come from the registry (requireRegistered); officers of
+	// non-profits and government bodies own nothing, so their ownership is not required.
 	var total int64
 	controls := 0
-	for i, o := range d.Owners {
-		for _, sub := range required {
-			if sub == "ownership_pct" && !entity.HasBeneficialOwners() {
-				continue // officers of non-profits and government bodies own nothing
-			}
-			list.requireText(OwnerField(i, sub))
-		}
+	for _, o := range d.Owners {
 		if pct, ok := percent(o.OwnershipPct); ok {
 			total += pct
 		}

@@ -119,70 +119,119 @@ const (
 	kindPercent
 )
 
+// requirement says when the readiness checklist asks for a field that is empty.
+type requirement int
+
+const (
+	// never: the field is optional, or a rule of its own in checklist_rules.go covers it
+	// (the TIN, the card mix, the pricing model).
+	never requirement = iota
+	always
+	// incorporated: partnerships, LLCs, corporations and non-profits only.
+	incorporated
+	// beneficialOwners: entities whose owners hold shares (not non-profits or government).
+	beneficialOwners
+	// depositFromRep: unless the deposit account is left to the merchant.
+	depositFromRep
+)
+
 // fieldInfo describes one field pattern; owner fields use "*" for the index.
 type fieldInfo struct {
 	pattern string
-	label   string    // how messages name the field
-	missing string    // checklist phrase when the field is required and empty ("" = never required)
+	label   string // how forms, messages, the history and the sent view name the field
+	missing string // checklist phrase when the field is required and empty
+	require requirement
 	kind    fieldKind // for shared format messages
+	input   inputSpec // how the field is typed in; the zero value is a plain text input
+	// sensitive marks personal data: encrypted at rest, masked on screen, never logged.
+	sensitive bool
 }
+
+// The field registry. Adding a field to the form means adding it to Draft (draft.go), one
+// line here, its line in the upstream mapping (internal/submission/upstream_map.go) when it
+// is sent, and its place in the section's template. Labels, inputs, checklist phrases,
+// which fields are personal data and the order of messages all come from here.
+
+// hints shared by several inputs.
+const (
+	hintMoney   = "US dollars, like 1234.50."
+	hintPercent = "Percent, like 25 or 33.33."
+)
 
 // fieldTable lists every field pattern in form order; the order sorts errors and checklist
 // items. Group anchors sit where their message reads best.
 var fieldTable = [...]fieldInfo{
-	{pattern: "business.legal_name", label: "Legal name", missing: "enter the legal name"},
-	{pattern: "business.dba", label: "DBA name"},
-	{pattern: "business.entity_type", label: "Entity type", missing: "choose the entity type"},
-	{pattern: "business.tin", label: "TIN", missing: "enter the TIN (the business's EIN)"},
-	{pattern: "business.incorporation_date", label: "Incorporation date", missing: "enter the incorporation date"},
-	{pattern: "business.incorporation_state", label: "Incorporation state", missing: "choose the state of incorporation"},
-	{pattern: "business.address.line1", label: "Street address", missing: "enter the street address of the business"},
+	{pattern: "business.legal_name", label: "Legal name", missing: "enter the legal name", require: always, input: inputSpec{autocomplete: "off"}},
+	{pattern: "business.dba", label: "DBA name", input: inputSpec{autocomplete: "off"}},
+	{pattern: "business.entity_type", label: "Entity type", missing: "choose the entity type", require: always, input: inputSpec{kind: "select", options: entityOptions}},
+	{pattern: FieldBusinessTIN, label: "TIN", missing: "enter the TIN (the business's EIN)", sensitive: true,
+		input: inputSpec{mode: "numeric", hint: "The business's EIN, like 12-3456789; a sole proprietor may give an SSN."}},
+	{pattern: "business.incorporation_date", label: "Incorporation date", missing: "enter the incorporation date", require: incorporated, input: inputSpec{typ: "date"}},
+	{pattern: "business.incorporation_state", label: "Incorporation state", missing: "choose the state of incorporation", require: incorporated, input: inputSpec{kind: "select", options: stateOptions}},
+	{pattern: "business.address.line1", label: "Street address", missing: "enter the street address of the business", require: always},
 	{pattern: "business.address.line2", label: "Address line 2"},
-	{pattern: "business.address.city", label: "City", missing: "enter the city of the business address"},
-	{pattern: "business.address.state", label: "State", missing: "choose the state of the business address"},
-	{pattern: "business.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the business address"},
-	{pattern: "business.phone", label: "Business phone", missing: "enter the business phone number"},
-	{pattern: "business.email", label: "Business e-mail", missing: "enter the business e-mail address"},
-	{pattern: "business.website", label: "Website"},
-	{pattern: "business.goods_and_services", label: "Goods and services", missing: "describe the goods and services sold"},
-	{pattern: "business.mcc", label: "MCC", missing: "enter the MCC (merchant category code)"},
-	{pattern: "business.years_in_business", label: "Years in business", missing: "enter the years in business"},
-	{pattern: "business.monthly_volume", label: "Monthly card volume", missing: "enter the expected monthly card volume", kind: kindMoney},
-	{pattern: "business.average_ticket", label: "Average ticket", missing: "enter the average ticket", kind: kindMoney},
-	{pattern: "business.highest_ticket", label: "Highest ticket", missing: "enter the highest ticket", kind: kindMoney},
-	{pattern: "business.card_present_pct", label: "Card-present share", kind: kindPercent},
-	{pattern: "business.keyed_pct", label: "Keyed share", kind: kindPercent},
-	{pattern: "business.ecommerce_pct", label: "E-commerce share", kind: kindPercent},
+	{pattern: "business.address.city", label: "City", missing: "enter the city of the business address", require: always},
+	{pattern: "business.address.state", label: "State", missing: "choose the state of the business address", require: always, input: inputSpec{kind: "select", options: stateOptions}},
+	{pattern: "business.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the business address", require: always, input: inputSpec{mode: "numeric"}},
+	{pattern: "business.phone", label: "Business phone", missing: "enter the business phone number", require: always, input: inputSpec{typ: "tel"}},
+	{pattern: "business.email", label: "Business e-mail", missing: "enter the business e-mail address", require: always, input: inputSpec{typ: "email"}},
+	{pattern: "business.website", label: "Website", input: inputSpec{typ: "url", hint: "Like https://example.com."}},
+	{pattern: "business.goods_and_services", label: "Goods and services", missing: "describe the goods and services sold", require: always},
+	{pattern: "business.mcc", label: "MCC", missing: "enter the MCC (merchant category code)", require: always, input: inputSpec{mode: "numeric", hint: "Merchant category code: 4 digits, like 5812."}},
+	{pattern: "business.years_in_business", label: "Years in business", missing: "enter the years in business", require: always, input: inputSpec{mode: "numeric"}},
+	{pattern: "business.monthly_volume", label: "Monthly card volume", missing: "enter the expected monthly card volume", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
+	{pattern: "business.average_ticket", label: "Average ticket", missing: "enter the average ticket", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
+	{pattern: "business.highest_ticket", label: "Highest ticket", missing: "enter the highest ticket", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
+	{pattern: "business.card_present_pct", label: "Card-present share", kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
+	{pattern: "business.keyed_pct", label: "Keyed share", kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
+	{pattern: "business.ecommerce_pct", label: "E-commerce share", kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
 	{pattern: FieldCardMix, label: "Card mix"},
 	{pattern: FieldOwners, label: "Owners"},
 	{pattern: "owners.*.id", label: "Owner id"},
-	{pattern: "owners.*.first_name", label: "First name", missing: "enter the first name"},
+	{pattern: "owners.*.first_name", label: "First name", missing: "enter the first name", require: always},
 	{pattern: "owners.*.middle_name", label: "Middle name"},
-	{pattern: "owners.*.last_name", label: "Last name", missing: "enter the last name"},
-	{pattern: "owners.*.title", label: "Title", missing: "enter the title"},
-	{pattern: "owners.*.ownership_pct", label: "Ownership", missing: "enter the ownership percentage", kind: kindPercent},
-	{pattern: "owners.*.date_of_birth", label: "Date of birth", missing: "enter the date of birth"},
-	{pattern: "owners.*.ssn", label: "SSN", missing: "enter the SSN"},
-	{pattern: "owners.*.address.line1", label: "Street address", missing: "enter the home street address"},
+	{pattern: "owners.*.last_name", label: "Last name", missing: "enter the last name", require: always},
+	{pattern: "owners.*.title", label: "Title", missing: "enter the title", require: always},
+	{pattern: "owners.*.ownership_pct", label: "Ownership", missing: "enter the ownership percentage", require: beneficialOwners, kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
+	{pattern: "owners.*.date_of_birth", label: "Date of birth", missing: "enter the date of birth", require: always, input: inputSpec{typ: "date"}},
+	{pattern: "owners.*.ssn", label: "SSN", missing: "enter the SSN", require: always, sensitive: true, input: inputSpec{mode: "numeric", hint: "Like 123-45-6789."}},
+	{pattern: "owners.*.address.line1", label: "Street address", missing: "enter the home street address", require: always},
 	{pattern: "owners.*.address.line2", label: "Address line 2"},
-	{pattern: "owners.*.address.city", label: "City", missing: "enter the city of the home address"},
-	{pattern: "owners.*.address.state", label: "State", missing: "choose the state of the home address"},
-	{pattern: "owners.*.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the home address"},
-	{pattern: "owners.*.phone", label: "Phone", missing: "enter the phone number"},
-	{pattern: "owners.*.email", label: "E-mail", missing: "enter the e-mail address"},
+	{pattern: "owners.*.address.city", label: "City", missing: "enter the city of the home address", require: always},
+	{pattern: "owners.*.address.state", label: "State", missing: "choose the state of the home address", require: always, input: inputSpec{kind: "select", options: stateOptions}},
+	{pattern: "owners.*.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the home address", require: always, input: inputSpec{mode: "numeric"}},
+	{pattern: "owners.*.phone", label: "Phone", missing: "enter the phone number", require: always, input: inputSpec{typ: "tel"}},
+	{pattern: "owners.*.email", label: "E-mail", missing: "enter the e-mail address", require: always, input: inputSpec{typ: "email"}},
 	{pattern: "owners.*.is_control_person", label: "Control person"},
-	{pattern: FieldOtherOwnersBelow25, label: "No other owner of 25% or more"},
-	{pattern: FieldBankFromMerchant, label: "The merchant enters the deposit account"},
-	{pattern: "bank.holder_name", label: "Account holder name", missing: "enter the account holder's name"},
-	{pattern: "bank.routing_number", label: "Routing number", missing: "enter the routing number"},
-	{pattern: "bank.account_number", label: "Account number", missing: "enter the account number"},
-	{pattern: "bank.account_type", label: "Account type", missing: "choose checking or savings"},
-	{pattern: "contact.name", label: "Contact name", missing: "enter the contact's name"},
-	{pattern: "contact.email", label: "Contact e-mail", missing: "enter the contact's e-mail address, where the hand-off e-mail goes"},
-	{pattern: "contact.phone", label: "Contact phone"},
+	{pattern: FieldOtherOwnersBelow25, label: "No other owner of 25% or more", input: inputSpec{kind: "checkbox"}},
+	{pattern: FieldBankFromMerchant, label: "The merchant enters the deposit account", input: inputSpec{kind: "checkbox",
+		hint: "Tick this when you don't have the merchant's bank details: the processor's pages ask the merchant for them after the hand-off, and nothing below is sent."}},
+	{pattern: "bank.holder_name", label: "Account holder name", missing: "enter the account holder's name", require: depositFromRep},
+	{pattern: "bank.routing_number", label: "Routing number", missing: "enter the routing number", require: depositFromRep, input: inputSpec{mode: "numeric", hint: "9 digits."}},
+	{pattern: "bank.account_number", label: "Account number", missing: "enter the account number", require: depositFromRep, sensitive: true, input: inputSpec{mode: "numeric", hint: "3 to 17 digits."}},
+	{pattern: "bank.account_type", label: "Account type", missing: "choose checking or savings", require: depositFromRep, input: inputSpec{kind: "select", options: accountOptions}},
+	{pattern: "contact.name", label: "Contact name", missing: "enter the contact's name", require: always},
+	{pattern: "contact.email", label: "Contact e-mail", missing: "enter the contact's e-mail address, where the hand-off e-mail goes", require: always,
+		input: inputSpec{typ: "email", hint: "The hand-off e-mail goes to this address."}},
+	{pattern: "contact.phone", label: "Contact phone", input: inputSpec{typ: "tel"}},
 	{pattern: FieldPricingModel, label: "Pricing model", missing: "choose a pricing model"},
 	{pattern: "documents.*", label: "Document"},
-	{pattern: FieldNotes, label: "Notes"},
+	{pattern: FieldNotes, label: "Notes", input: inputSpec{kind: "textarea", hint: "Internal to the reseller; never sent to the processor or the merchant."}},
+}
+
+// required reports whether the checklist asks for field f of d when it is empty.
+func (f fieldInfo) required(d *Draft) bool {
+	switch f.require {
+	case always:
+		return true
+	case incorporated:
+		return d.Business.EntityType.NeedsIncorporation()
+	case beneficialOwners:
+		return d.Business.EntityType.HasBeneficialOwners()
+	case depositFromRep:
+		return !d.Bank.FromMerchant
+	}
+	return false
 }
 
 // splitField turns "owners.2.ssn" into the pattern "owners.*.ssn" and the index 2, and

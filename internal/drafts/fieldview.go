@@ -64,57 +64,10 @@ type inputSpec struct {
 	options                             func() []Option
 }
 
-const (
-	hintMoney   = "US dollars, like 1234.50."
-	hintPercent = "Percent, like 25 or 33.33."
-)
-
-// inputSpecs are keyed by field pattern, owner fields with "*" for the position. A field not
-// listed is a plain text input.
-var inputSpecs = map[string]inputSpec{
-	"business.legal_name":          {autocomplete: "off"},
-	"business.dba":                 {autocomplete: "off"},
-	"business.entity_type":         {kind: "select", options: entityOptions},
-	"business.tin":                 {mode: "numeric", hint: "The business's EIN, like 12-3456789; a sole proprietor may give an SSN."},
-	"business.incorporation_date":  {typ: "date"},
-	"business.incorporation_state": {kind: "select", options: stateOptions},
-	"business.address.state":       {kind: "select", options: stateOptions},
-	"business.address.postal_code": {mode: "numeric"},
-	"business.phone":               {typ: "tel"},
-	"business.email":               {typ: "email"},
-	"business.website":             {typ: "url", hint: "Like https://example.com."},
-	"business.mcc":                 {mode: "numeric", hint: "Merchant category code: 4 digits, like 5812."},
-	"business.years_in_business":   {mode: "numeric"},
-	"business.monthly_volume":      {mode: "decimal", hint: hintMoney},
-	"business.average_ticket":      {mode: "decimal", hint: hintMoney},
-	"business.highest_ticket":      {mode: "decimal", hint: hintMoney},
-	"business.card_present_pct":    {mode: "decimal", hint: hintPercent},
-	"business.keyed_pct":           {mode: "decimal", hint: hintPercent},
-	"business.ecommerce_pct":       {mode: "decimal", hint: hintPercent},
-	"owners.*.ownership_pct":       {mode: "decimal", hint: hintPercent},
-	"owners.*.date_of_birth":       {typ: "date"},
-	"owners.*.ssn":                 {mode: "numeric", hint: "Like 123-45-6789."},
-	"owners.*.address.state":       {kind: "select", options: stateOptions},
-	"owners.*.address.postal_code": {mode: "numeric"},
-	"owners.*.phone":               {typ: "tel"},
-	"owners.*.email":               {typ: "email"},
-	"bank.routing_number":          {mode: "numeric", hint: "9 digits."},
-	"bank.account_number":          {mode: "numeric", hint: "3 to 17 digits."},
-	"bank.account_type":            {kind: "select", options: accountOptions},
-	"contact.email":                {typ: "email", hint: "The hand-off e-mail goes to this address."},
-	"contact.phone":                {typ: "tel"},
-	FieldNotes:                     {kind: "textarea", hint: "Internal to the reseller; never sent to the processor or the merchant."},
-	FieldOtherOwnersBelow25:        {kind: "checkbox"},
-	FieldBankFromMerchant:          {kind: "checkbox", hint: "Tick this when you don't have the merchant's bank details: the processor's pages ask the merchant for them after the hand-off, and nothing below is sent."},
-}
-
 // specOf returns the input spec of a canonical field name.
 func specOf(name string) inputSpec {
-	pattern := name
-	if _, sub := SplitOwnerField(name); sub != "" {
-		pattern = "owners.*." + sub
-	}
-	s := inputSpecs[pattern]
+	info, _ := lookupField(name)
+	s := info.input
 	if s.kind == "" {
 		s.kind = "input"
 	}

@@ -74,17 +74,36 @@ type SensitiveField struct {
 	Value *string
 }
 
-// SensitiveFields returns the personal-data fields of d, pointing into d.
+// SensitiveFields returns the personal-data fields of d (those the registry marks
+// sensitive), pointing into d, in form order.
 func (d *Draft) SensitiveFields() []SensitiveField {
-	out := []SensitiveField{{Field: FieldBusinessTIN, Key: FieldBusinessTIN, Value: &d.Business.TIN}}
-	for i := range d.Owners {
-		out = append(out, SensitiveField{
-			Field: OwnerField(i, "ssn"),
-			Key:   "owners." + d.Owners[i].ID + ".ssn",
-			Value: &d.Owners[i].SSN,
-		})
+	var out []SensitiveField
+	for _, f := range fieldTable {
+		if !f.sensitive {
+			continue
+		}
+		sub, isOwner := strings.CutPrefix(f.pattern, "owners.*.")
+		if !isOwner {
+			out = append(out, SensitiveField{Field: f.pattern, Key: f.pattern, Value: d.stringField(f.pattern)})
+			continue
+		}
+		for i := range d.Owners {
+			out = append(out, SensitiveField{
+				Field: OwnerField(i, sub), Key: "owners." + d.Owners[i].ID + "." + sub, Value: d.stringField(OwnerField(i, sub)),
+			})
+		}
 	}
-	return append(out, SensitiveField{Field: "bank.account_number", Key: "bank.account_number", Value: &d.Bank.AccountNumber})
+	return out
+}
+
+// stringField points at the text field with the given canonical name; the registry names
+// only real text fields as sensitive, which the tests check.
+func (d *Draft) stringField(name string) *string {
+	v, err := d.lookup(name, false)
+	if err != nil || v.Kind() != reflect.String {
+		panic("drafts: " + name + " is not a text field of the draft")
+	}
+	return v.Addr().Interface().(*string)
 }
 
 // TaxID is the number to send upstream as legalEntity.tin: the TIN, or for a sole proprietor
