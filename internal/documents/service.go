@@ -65,9 +65,6 @@ func NewService(apps Applications, pricing PricingModels, docs *Store, storage S
 	return &Service{apps: apps, pricing: pricing, docs: docs, storage: storage, limits: limits, now: now, log: log}
 }
 
-// Store returns the service's document store, for the upstream proxy.
-func (s *Service) Store() *Store { return s.docs }
-
 // MaxBytes is the largest file an upload may hold.
 func (s *Service) MaxBytes() int64 { return s.limits.maxBytes() }
 

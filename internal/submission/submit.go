@@ -15,7 +15,6 @@ import (
 	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/jobs"
-	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -34,7 +33,6 @@ type Deps struct {
 	Sealer    *applications.Sealer
 	Pricing   PricingCodes
 	Queue     *jobs.Queue
-	Outbox    *mail.Outbox
 	Views     *Views
 	Now       func() time.Time
 	Log       *slog.Logger
