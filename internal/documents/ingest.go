@@ -142,7 +142,7 @@ func Ingest(ctx context.Context, store Storage, key string, r io.Reader, declare
 		if errors.As(err, &tooBig) {
 			return IngestResult{}, rejectOverLimit(limit)
 		}
-		return IngestResult{}, fmt.Errorf("uploads: receiving upload: %w", err)
+		return IngestResult{}, fmt.Errorf("documents: receiving upload: %w", err)
 	}
 	if size > limit {
 		return IngestResult{}, rejectOverLimit(limit)
@@ -155,7 +155,7 @@ func Ingest(ctx context.Context, store Storage, key string, r io.Reader, declare
 		return IngestResult{}, rejectType(kind.kind)
 	}
 	if _, err := spool.f.Seek(0, io.SeekStart); err != nil {
-		return IngestResult{}, fmt.Errorf("uploads: rewinding spooled upload: %w", err)
+		return IngestResult{}, fmt.Errorf("documents: rewinding spooled upload: %w", err)
 	}
 	if err := store.Put(ctx, key, spool.f, size, kind.contentType); err != nil {
 		return IngestResult{}, removeAfterFailedPut(ctx, store, key, err)
@@ -175,7 +175,7 @@ func removeAfterFailedPut(ctx context.Context, store Storage, key string, putErr
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	if err := store.Delete(ctx, key); err != nil {
-		return errors.Join(putErr, fmt.Errorf("uploads: removing %s after the failed upload: %w", key, err))
+		return errors.Join(putErr, fmt.Errorf("documents: removing %s after the failed upload: %w", key, err))
 	}
 	return putErr
 }
@@ -203,7 +203,7 @@ type spool struct {
 func newSpool(dir string) (*spool, error) {
 	f, err := os.CreateTemp(dir, "portal-upload-*")
 	if err != nil {
-		return nil, fmt.Errorf("uploads: creating spool file: %w", err)
+		return nil, fmt.Errorf("documents: creating spool file: %w", err)
 	}
 	s := &spool{f: f}
 	if err := os.Remove(f.Name()); err == nil {

@@ -20,7 +20,7 @@ const maxFieldBytes = 1 << 10
 
 // errInterrupted marks an upload whose body stopped before its end: the
 // browser went away or the connection broke.
-var errInterrupted = errors.New("uploads: upload interrupted")
+var errInterrupted = errors.New("documents: upload interrupted")
 
 // fileFunc receives the file of an upload and the name the browser gave it.
 type fileFunc func(file io.Reader, filename string) error
@@ -90,7 +90,7 @@ func readParsedUpload(form *multipart.Form, maxBytes int64, fn fileFunc) error {
 	}
 	f, err := fh.Open()
 	if err != nil {
-		return fmt.Errorf("uploads: opening the parsed upload: %w", err)
+		return fmt.Errorf("documents: opening the parsed upload: %w", err)
 	}
 	defer f.Close()
 	return fn(f, fh.Filename)

@@ -9,7 +9,7 @@ import (
 )
 
 // ErrNotFound is returned by Storage.Open when no object exists under the key.
-var ErrNotFound = errors.New("uploads: object not found")
+var ErrNotFound = errors.New("documents: object not found")
 
 // Storage keeps document bytes under keys that we generate (for example
 // "documents/<uuid>"). A key never comes from a user's file name.
@@ -52,21 +52,21 @@ const maxKeyLength = 512
 // dot (the local store uses dot names for its temporary files).
 func ValidateKey(key string) error {
 	if key == "" {
-		return fmt.Errorf("uploads: empty storage key")
+		return fmt.Errorf("documents: empty storage key")
 	}
 	if len(key) > maxKeyLength {
-		return fmt.Errorf("uploads: storage key longer than %d bytes", maxKeyLength)
+		return fmt.Errorf("documents: storage key longer than %d bytes", maxKeyLength)
 	}
 	for _, segment := range strings.Split(key, "/") {
 		if segment == "" {
-			return fmt.Errorf("uploads: storage key %q has an empty segment or a leading or trailing slash", key)
+			return fmt.Errorf("documents: storage key %q has an empty segment or a leading or trailing slash", key)
 		}
 		if segment[0] == '.' {
-			return fmt.Errorf("uploads: storage key %q has a segment starting with a dot", key)
+			return fmt.Errorf("documents: storage key %q has a segment starting with a dot", key)
 		}
 		for i := 0; i < len(segment); i++ {
 			if !isKeyByte(segment[i]) {
-				return fmt.Errorf("uploads: storage key %q contains a disallowed character", key)
+				return fmt.Errorf("documents: storage key %q contains a disallowed character", key)
 			}
 		}
 	}
@@ -85,14 +85,14 @@ const maxContentTypeLength = 255
 // header or in the local store's object header.
 func validateContentType(contentType string) error {
 	if contentType == "" {
-		return fmt.Errorf("uploads: empty content type")
+		return fmt.Errorf("documents: empty content type")
 	}
 	if len(contentType) > maxContentTypeLength {
-		return fmt.Errorf("uploads: content type longer than %d bytes", maxContentTypeLength)
+		return fmt.Errorf("documents: content type longer than %d bytes", maxContentTypeLength)
 	}
 	for i := 0; i < len(contentType); i++ {
 		if c := contentType[i]; c < 0x20 || c > 0x7e {
-			return fmt.Errorf("uploads: content type %q contains a non-printable character", contentType)
+			return fmt.Errorf("documents: content type %q contains a non-printable character", contentType)
 		}
 	}
 	return nil
@@ -109,14 +109,14 @@ func checkPut(key string, body io.ReadSeeker, size int64, contentType string) er
 		return err
 	}
 	if size < 0 {
-		return fmt.Errorf("uploads: negative size %d", size)
+		return fmt.Errorf("documents: negative size %d", size)
 	}
 	remaining, err := remainingLength(body)
 	if err != nil {
 		return err
 	}
 	if remaining != size {
-		return fmt.Errorf("uploads: body holds %d bytes, not the declared %d", remaining, size)
+		return fmt.Errorf("documents: body holds %d bytes, not the declared %d", remaining, size)
 	}
 	return nil
 }
@@ -126,14 +126,14 @@ func checkPut(key string, body io.ReadSeeker, size int64, contentType string) er
 func remainingLength(body io.ReadSeeker) (int64, error) {
 	start, err := body.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return 0, fmt.Errorf("uploads: measuring body: %w", err)
+		return 0, fmt.Errorf("documents: measuring body: %w", err)
 	}
 	end, err := body.Seek(0, io.SeekEnd)
 	if err != nil {
-		return 0, fmt.Errorf("uploads: measuring body: %w", err)
+		return 0, fmt.Errorf("documents: measuring body: %w", err)
 	}
 	if _, err := body.Seek(start, io.SeekStart); err != nil {
-		return 0, fmt.Errorf("uploads: rewinding body: %w", err)
+		return 0, fmt.Errorf("documents: rewinding body: %w", err)
 	}
 	return end - start, nil
 }

@@ -41,14 +41,14 @@ const (
 // validation cannot reach files outside dir. Close releases the directory.
 func NewLocalStorage(dir string) (*LocalStorage, error) {
 	if dir == "" {
-		return nil, errors.New("uploads: local storage directory is empty")
+		return nil, errors.New("documents: local storage directory is empty")
 	}
 	if err := os.MkdirAll(dir, localDirPerm); err != nil {
-		return nil, fmt.Errorf("uploads: creating local storage directory: %w", err)
+		return nil, fmt.Errorf("documents: creating local storage directory: %w", err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("uploads: opening local storage directory: %w", err)
+		return nil, fmt.Errorf("documents: opening local storage directory: %w", err)
 	}
 	return &LocalStorage{root: root}, nil
 }
@@ -70,7 +70,7 @@ func (s *LocalStorage) Put(ctx context.Context, key string, body io.ReadSeeker, 
 	}
 	dir := path.Dir(key)
 	if err := s.root.MkdirAll(dir, localDirPerm); err != nil {
-		return fmt.Errorf("uploads: creating directory for %s: %w", key, err)
+		return fmt.Errorf("documents: creating directory for %s: %w", key, err)
 	}
 	tmpName, err := tempName(dir)
 	if err != nil {
@@ -78,7 +78,7 @@ func (s *LocalStorage) Put(ctx context.Context, key string, body io.ReadSeeker, 
 	}
 	f, err := s.root.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, localFilePerm)
 	if err != nil {
-		return fmt.Errorf("uploads: creating temporary file for %s: %w", key, err)
+		return fmt.Errorf("documents: creating temporary file for %s: %w", key, err)
 	}
 	defer func() {
 		if err != nil {
@@ -87,16 +87,16 @@ func (s *LocalStorage) Put(ctx context.Context, key string, body io.ReadSeeker, 
 		}
 	}()
 	if err := writeObject(ctx, f, body, size, contentType); err != nil {
-		return fmt.Errorf("uploads: writing %s: %w", key, err)
+		return fmt.Errorf("documents: writing %s: %w", key, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("uploads: syncing %s: %w", key, err)
+		return fmt.Errorf("documents: syncing %s: %w", key, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("uploads: closing %s: %w", key, err)
+		return fmt.Errorf("documents: closing %s: %w", key, err)
 	}
 	if err := s.root.Rename(tmpName, key); err != nil {
-		return fmt.Errorf("uploads: renaming %s into place: %w", key, err)
+		return fmt.Errorf("documents: renaming %s into place: %w", key, err)
 	}
 	// Syncing the directory makes the rename itself durable.
 	return s.syncDir(dir)
@@ -126,7 +126,7 @@ func writeObject(ctx context.Context, f *os.File, body io.Reader, size int64, co
 func tempName(dir string) (string, error) {
 	var b [12]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("uploads: naming temporary file: %w", err)
+		return "", fmt.Errorf("documents: naming temporary file: %w", err)
 	}
 	return path.Join(dir, localTempPrefix+hex.EncodeToString(b[:])), nil
 }
@@ -134,11 +134,11 @@ func tempName(dir string) (string, error) {
 func (s *LocalStorage) syncDir(dir string) error {
 	d, err := s.root.Open(dir)
 	if err != nil {
-		return fmt.Errorf("uploads: opening directory %s: %w", dir, err)
+		return fmt.Errorf("documents: opening directory %s: %w", dir, err)
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil {
-		return fmt.Errorf("uploads: syncing directory %s: %w", dir, err)
+		return fmt.Errorf("documents: syncing directory %s: %w", dir, err)
 	}
 	return nil
 }
@@ -156,12 +156,12 @@ func (s *LocalStorage) Open(ctx context.Context, key string) (io.ReadCloser, Obj
 		if isMissing(err) {
 			return nil, ObjectInfo{}, ErrNotFound
 		}
-		return nil, ObjectInfo{}, fmt.Errorf("uploads: opening %s: %w", key, err)
+		return nil, ObjectInfo{}, fmt.Errorf("documents: opening %s: %w", key, err)
 	}
 	stat, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
-		return nil, ObjectInfo{}, fmt.Errorf("uploads: inspecting %s: %w", key, err)
+		return nil, ObjectInfo{}, fmt.Errorf("documents: inspecting %s: %w", key, err)
 	}
 	if !stat.Mode().IsRegular() {
 		_ = f.Close()
@@ -171,7 +171,7 @@ func (s *LocalStorage) Open(ctx context.Context, key string) (io.ReadCloser, Obj
 	contentType, headerLen, err := readHeader(br)
 	if err != nil {
 		_ = f.Close()
-		return nil, ObjectInfo{}, fmt.Errorf("uploads: reading header of %s: %w", key, err)
+		return nil, ObjectInfo{}, fmt.Errorf("documents: reading header of %s: %w", key, err)
 	}
 	info := ObjectInfo{Size: stat.Size() - headerLen, ContentType: contentType}
 	return localBody{r: br, f: f}, info, nil
@@ -239,14 +239,14 @@ func (s *LocalStorage) Delete(ctx context.Context, key string) error {
 		if isMissing(err) {
 			return nil
 		}
-		return fmt.Errorf("uploads: inspecting %s: %w", key, err)
+		return fmt.Errorf("documents: inspecting %s: %w", key, err)
 	}
 	if !info.Mode().IsRegular() {
 		// A directory is a key prefix, not an object.
 		return nil
 	}
 	if err := s.root.Remove(key); err != nil && !isMissing(err) {
-		return fmt.Errorf("uploads: deleting %s: %w", key, err)
+		return fmt.Errorf("documents: deleting %s: %w", key, err)
 	}
 	return nil
 }

@@ -65,20 +65,20 @@ var _ Storage = (*S3Storage)(nil)
 // server; call Ping for a start-up check.
 func NewS3Storage(ctx context.Context, cfg S3Config) (*S3Storage, error) {
 	if cfg.Bucket == "" {
-		return nil, errors.New("uploads: S3 bucket is empty")
+		return nil, errors.New("documents: S3 bucket is empty")
 	}
 	if cfg.Region == "" {
-		return nil, errors.New("uploads: S3 region is empty")
+		return nil, errors.New("documents: S3 region is empty")
 	}
 	if (cfg.AccessKeyID == "") != (cfg.SecretAccessKey == "") {
-		return nil, errors.New("uploads: S3 access key ID and secret access key must be set together")
+		return nil, errors.New("documents: S3 access key ID and secret access key must be set together")
 	}
 	sse, err := parseSSE(cfg.ServerSideEncryption)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.KMSKeyID != "" && sse != types.ServerSideEncryptionAwsKms {
-		return nil, fmt.Errorf("uploads: S3 KMS key ID set but server-side encryption is %q, not %q", cfg.ServerSideEncryption, SSEKMS)
+		return nil, fmt.Errorf("documents: S3 KMS key ID set but server-side encryption is %q, not %q", cfg.ServerSideEncryption, SSEKMS)
 	}
 	opts := []func(*config.LoadOptions) error{config.WithRegion(cfg.Region)}
 	if cfg.AccessKeyID != "" {
@@ -87,7 +87,7 @@ func NewS3Storage(ctx context.Context, cfg S3Config) (*S3Storage, error) {
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("uploads: loading AWS configuration: %w", err)
+		return nil, fmt.Errorf("documents: loading AWS configuration: %w", err)
 	}
 	client := s3.NewFromConfig(awsCfg, func(o *s3.Options) {
 		if cfg.Endpoint != "" {
@@ -107,14 +107,14 @@ func parseSSE(mode string) (types.ServerSideEncryption, error) {
 	case SSENone:
 		return "", nil
 	default:
-		return "", fmt.Errorf("uploads: unknown S3 server-side encryption %q (want %q, %q or %q)", mode, SSEAES256, SSEKMS, SSENone)
+		return "", fmt.Errorf("documents: unknown S3 server-side encryption %q (want %q, %q or %q)", mode, SSEAES256, SSEKMS, SSENone)
 	}
 }
 
 // Ping checks that the bucket exists and the credentials reach it.
 func (s *S3Storage) Ping(ctx context.Context) error {
 	if _, err := s.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(s.bucket)}); err != nil {
-		return fmt.Errorf("uploads: reaching S3 bucket %s: %w", s.bucket, err)
+		return fmt.Errorf("documents: reaching S3 bucket %s: %w", s.bucket, err)
 	}
 	return nil
 }
@@ -142,7 +142,7 @@ func (s *S3Storage) Put(ctx context.Context, key string, body io.ReadSeeker, siz
 		input.SSEKMSKeyId = aws.String(s.kmsKeyID)
 	}
 	if _, err := s.client.PutObject(ctx, input); err != nil {
-		return fmt.Errorf("uploads: putting %s: %w", key, err)
+		return fmt.Errorf("documents: putting %s: %w", key, err)
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (s *S3Storage) Open(ctx context.Context, key string) (io.ReadCloser, Object
 		if isS3NotFound(err) {
 			return nil, ObjectInfo{}, ErrNotFound
 		}
-		return nil, ObjectInfo{}, fmt.Errorf("uploads: getting %s: %w", key, err)
+		return nil, ObjectInfo{}, fmt.Errorf("documents: getting %s: %w", key, err)
 	}
 	info := ObjectInfo{Size: aws.ToInt64(out.ContentLength), ContentType: aws.ToString(out.ContentType)}
 	return out.Body, info, nil
@@ -170,7 +170,7 @@ func (s *S3Storage) Delete(ctx context.Context, key string) error {
 		return err
 	}
 	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)}); err != nil {
-		return fmt.Errorf("uploads: deleting %s: %w", key, err)
+		return fmt.Errorf("documents: deleting %s: %w", key, err)
 	}
 	return nil
 }

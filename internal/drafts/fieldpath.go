@@ -10,7 +10,7 @@ import (
 
 // ErrUnknownField means a name is not a canonical field name of a draft (a form binder
 // should ignore such keys, such as the CSRF token).
-var ErrUnknownField = errors.New("applications: unknown field")
+var ErrUnknownField = errors.New("drafts: unknown field")
 
 // Get returns the text of the field with the given canonical name ("true"/"false" for the
 // control-person checkbox), or ErrUnknownField.
@@ -42,7 +42,7 @@ func (d *Draft) Set(field, value string) error {
 		case "", "false", "off", "0", "no":
 			v.SetBool(false)
 		default:
-			return fmt.Errorf("applications: %s: not a checkbox value", field)
+			return fmt.Errorf("drafts: %s: not a checkbox value", field)
 		}
 		return nil
 	}

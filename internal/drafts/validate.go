@@ -92,7 +92,7 @@ func (d *Draft) Validate(now time.Time) FieldErrors {
 		}
 	case err != nil:
 		// Only a malformed struct tag gets here; the package tests would have caught it.
-		panic(fmt.Sprintf("applications: validating draft: %v", err))
+		panic(fmt.Sprintf("drafts: validating draft: %v", err))
 	}
 	t.checkCrossField(today(now), errs)
 	if len(errs) == 0 {

@@ -107,7 +107,7 @@ type PushError struct {
 }
 
 func (e *PushError) Error() string {
-	return fmt.Sprintf("uploads: sending document %s upstream: %s: %v", e.DocumentID, e.Reason, e.Err)
+	return fmt.Sprintf("submission: sending document %s upstream: %s: %v", e.DocumentID, e.Reason, e.Err)
 }
 
 func (e *PushError) Unwrap() error { return e.Err }
@@ -157,7 +157,7 @@ func (p *Proxy) PushAll(ctx context.Context, upstreamAppID string, docs []models
 func (p *Proxy) PushDocument(ctx context.Context, upstreamAppID string, doc models.Document) (string, error) {
 	cur, err := p.docs.ByID(ctx, doc.ID)
 	if err != nil {
-		return "", fmt.Errorf("uploads: loading document %s: %w", doc.ID, err)
+		return "", fmt.Errorf("submission: loading document %s: %w", doc.ID, err)
 	}
 	if cur.UpstreamStatus == documents.UpstreamUploaded && cur.UpstreamFileID != nil && *cur.UpstreamFileID != "" {
 		return *cur.UpstreamFileID, nil
@@ -201,7 +201,7 @@ func (p *Proxy) fail(ctx context.Context, docID uuid.UUID, attempts int, err err
 
 // errURLExpiredBeforeStart: the URL's expiry had passed before the upload
 // could begin (a slow metadata answer, a clock jump).
-var errURLExpiredBeforeStart = errors.New("uploads: presigned URL expired before the upload started")
+var errURLExpiredBeforeStart = errors.New("submission: presigned URL expired before the upload started")
 
 // stepError names the step of an attempt that failed.
 type stepError struct {
@@ -246,7 +246,7 @@ func (p *Proxy) attempt(ctx context.Context, upstreamAppID string, doc *models.D
 	return up.FileID, nil
 }
 
-var errSizeMismatch = errors.New("uploads: stored object size differs from the document row")
+var errSizeMismatch = errors.New("submission: stored object size differs from the document row")
 
 // retryable reports whether another attempt, with a fresh URL, may succeed.
 func retryable(err error) bool {

@@ -38,7 +38,7 @@ const (
 // round over the plain PUT's best round, in throughput) and the peak memory
 // growth of each path are reported as extra metrics. Run it with:
 //
-//	go test ./internal/uploads -run '^$' -bench ProxyStream -benchtime 3x
+//	go test ./internal/submission -run '^$' -bench ProxyStream -benchtime 3x
 func BenchmarkProxyStream(b *testing.B) {
 	for _, size := range []int64{64 << 20, 256 << 20} {
 		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) { benchmarkProxyStream(b, size) })

@@ -144,7 +144,7 @@ func NewPushWorker(d PushDeps) *PushWorker {
 
 // errMovedOn: the application left this submission's push (it is linked,
 // back with the rep, deleted, or submitted again); the job has nothing to do.
-var errMovedOn = errors.New("applications: application moved on")
+var errMovedOn = errors.New("submission: application moved on")
 
 // Work runs one attempt of the push.
 func (w *PushWorker) Work(ctx context.Context, job *river.Job[PushArgs]) error {

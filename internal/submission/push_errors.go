@@ -29,7 +29,7 @@ func (e *pushError) Error() string { return "push step " + e.step + ": " + e.err
 func (e *pushError) Unwrap() error { return e.err }
 
 // errNoUpstream: the portal was started without an upstream connection.
-var errNoUpstream = errors.New("applications: no upstream client configured")
+var errNoUpstream = errors.New("submission: no upstream client configured")
 
 // stepFailed classifies an upstream call's failure and words it. Upstream
 // refusals that repeating cannot fix (400, 401, 403, 404, 409, 422) are
