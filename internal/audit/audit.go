@@ -9,6 +9,7 @@ package audit
 
 import (
 	"github.com/google/uuid"
+
 	"github.com/payportal/portal/internal/models"
 )
 

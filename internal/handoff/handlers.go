@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/view"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/audit"

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
+
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/audit"
 )
