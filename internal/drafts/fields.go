@@ -145,11 +145,15 @@ type fieldInfo struct {
 	input   inputSpec // how the field is typed in; the zero value is a plain text input
 	// sensitive marks personal data: encrypted at rest, masked on screen, never logged.
 	sensitive bool
+	// sent is the field of the upstream's application data it is sent as ("legalEntity.tin",
+	// "owners.*.ssn"); "" for what stays in the portal. internal/submission maps the values
+	// (upstream_map.go), and its tests hold the mapping to this column.
+	sent string
 }
 
 // The field registry. Adding a field to the form means adding it to Draft (draft.go), one
-// line here, its line in the upstream mapping (internal/submission/upstream_map.go) when it
-// is sent, and its place in the section's template. Labels, inputs, checklist phrases,
+// line here (with the upstream field it is sent as, if any), its line in the upstream mapping
+// (internal/submission/upstream_map.go), and its place in the section's template. Labels, inputs, checklist phrases,
 // which fields are personal data and the order of messages all come from here.
 
 // hints shared by several inputs.
@@ -161,62 +165,73 @@ const (
 // fieldTable lists every field pattern in form order; the order sorts errors and checklist
 // items. Group anchors sit where their message reads best.
 var fieldTable = [...]fieldInfo{
-	{pattern: "business.legal_name", label: "Legal name", missing: "enter the legal name", require: always, input: inputSpec{autocomplete: "off"}},
-	{pattern: "business.dba", label: "DBA name", input: inputSpec{autocomplete: "off"}},
-	{pattern: "business.entity_type", label: "Entity type", missing: "choose the entity type", require: always, input: inputSpec{kind: "select", options: entityOptions}},
-	{pattern: FieldBusinessTIN, label: "TIN", missing: "enter the TIN (the business's EIN)", sensitive: true,
+	{pattern: "business.legal_name", sent: "legalEntity.name", label: "Legal name", missing: "enter the legal name", require: always, input: inputSpec{autocomplete: "off"}},
+	{pattern: "business.dba", sent: "business.dba", label: "DBA name", input: inputSpec{autocomplete: "off"}},
+	{pattern: "business.entity_type", sent: "legalEntity.type", label: "Entity type", missing: "choose the entity type", require: always, input: inputSpec{kind: "select", options: entityOptions}},
+	{pattern: FieldBusinessTIN, sent: "legalEntity.tin", label: "TIN", missing: "enter the TIN (the business's EIN)", sensitive: true,
 		input: inputSpec{mode: "numeric", hint: "The business's EIN, like 12-3456789; a sole proprietor may give an SSN."}},
-	{pattern: "business.incorporation_date", label: "Incorporation date", missing: "enter the incorporation date", require: incorporated, input: inputSpec{typ: "date"}},
-	{pattern: "business.incorporation_state", label: "Incorporation state", missing: "choose the state of incorporation", require: incorporated, input: inputSpec{kind: "select", options: stateOptions}},
-	{pattern: "business.address.line1", label: "Street address", missing: "enter the street address of the business", require: always},
-	{pattern: "business.address.line2", label: "Address line 2"},
-	{pattern: "business.address.city", label: "City", missing: "enter the city of the business address", require: always},
-	{pattern: "business.address.state", label: "State", missing: "choose the state of the business address", require: always, input: inputSpec{kind: "select", options: stateOptions}},
-	{pattern: "business.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the business address", require: always, input: inputSpec{mode: "numeric"}},
-	{pattern: "business.phone", label: "Business phone", missing: "enter the business phone number", require: always, input: inputSpec{typ: "tel"}},
-	{pattern: "business.email", label: "Business e-mail", missing: "enter the business e-mail address", require: always, input: inputSpec{typ: "email"}},
-	{pattern: "business.website", label: "Website", input: inputSpec{typ: "url", hint: "Like https://example.com."}},
-	{pattern: "business.goods_and_services", label: "Goods and services", missing: "describe the goods and services sold", require: always},
-	{pattern: "business.mcc", label: "MCC", missing: "enter the MCC (merchant category code)", require: always, input: inputSpec{mode: "numeric", hint: "Merchant category code: 4 digits, like 5812."}},
-	{pattern: "business.years_in_business", label: "Years in business", missing: "enter the years in business", require: always, input: inputSpec{mode: "numeric"}},
-	{pattern: "business.monthly_volume", label: "Monthly card volume", missing: "enter the expected monthly card volume", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
-	{pattern: "business.average_ticket", label: "Average ticket", missing: "enter the average ticket", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
-	{pattern: "business.highest_ticket", label: "Highest ticket", missing: "enter the highest ticket", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
+	{pattern: "business.incorporation_date", sent: "legalEntity.incorporationDate", label: "Incorporation date", missing: "enter the incorporation date", require: incorporated, input: inputSpec{typ: "date"}},
+	{pattern: "business.incorporation_state", sent: "legalEntity.incorporationState", label: "Incorporation state", missing: "choose the state of incorporation", require: incorporated, input: inputSpec{kind: "select", options: stateOptions}},
+	{pattern: "business.address.line1", sent: "business.address.line1", label: "Street address", missing: "enter the street address of the business", require: always},
+	{pattern: "business.address.line2", sent: "business.address.line2", label: "Address line 2"},
+	{pattern: "business.address.city", sent: "business.address.city", label: "City", missing: "enter the city of the business address", require: always},
+	{pattern: "business.address.state", sent: "business.address.state", label: "State", missing: "choose the state of the business address", require: always, input: inputSpec{kind: "select", options: stateOptions}},
+	{pattern: "business.address.postal_code", sent: "business.address.postalCode", label: "ZIP code", missing: "enter the ZIP code of the business address", require: always, input: inputSpec{mode: "numeric"}},
+	{pattern: "business.phone", sent: "business.phone", label: "Business phone", missing: "enter the business phone number", require: always, input: inputSpec{typ: "tel"}},
+	{pattern: "business.email", sent: "business.email", label: "Business e-mail", missing: "enter the business e-mail address", require: always, input: inputSpec{typ: "email"}},
+	{pattern: "business.website", sent: "business.websiteUrl", label: "Website", input: inputSpec{typ: "url", hint: "Like https://example.com."}},
+	{pattern: "business.goods_and_services", sent: "business.goodsAndServices", label: "Goods and services", missing: "describe the goods and services sold", require: always},
+	{pattern: "business.mcc", sent: "business.mcc", label: "MCC", missing: "enter the MCC (merchant category code)", require: always, input: inputSpec{mode: "numeric", hint: "Merchant category code: 4 digits, like 5812."}},
+	{pattern: "business.years_in_business", sent: "legalEntity.yearsInBusiness", label: "Years in business", missing: "enter the years in business", require: always, input: inputSpec{mode: "numeric"}},
+	{pattern: "business.monthly_volume", sent: "business.monthlyVolume", label: "Monthly card volume", missing: "enter the expected monthly card volume", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
+	{pattern: "business.average_ticket", sent: "business.averageTicket", label: "Average ticket", missing: "enter the average ticket", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
+	{pattern: "business.highest_ticket", sent: "business.highTicket", label: "Highest ticket", missing: "enter the highest ticket", require: always, kind: kindMoney, input: inputSpec{mode: "decimal", hint: hintMoney}},
 	{pattern: "business.card_present_pct", label: "Card-present share", kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
 	{pattern: "business.keyed_pct", label: "Keyed share", kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
 	{pattern: "business.ecommerce_pct", label: "E-commerce share", kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
 	{pattern: FieldCardMix, label: "Card mix"},
 	{pattern: FieldOwners, label: "Owners"},
 	{pattern: "owners.*.id", label: "Owner id"},
-	{pattern: "owners.*.first_name", label: "First name", missing: "enter the first name", require: always},
-	{pattern: "owners.*.middle_name", label: "Middle name"},
-	{pattern: "owners.*.last_name", label: "Last name", missing: "enter the last name", require: always},
-	{pattern: "owners.*.title", label: "Title", missing: "enter the title", require: always},
-	{pattern: "owners.*.ownership_pct", label: "Ownership", missing: "enter the ownership percentage", require: beneficialOwners, kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
-	{pattern: "owners.*.date_of_birth", label: "Date of birth", missing: "enter the date of birth", require: always, input: inputSpec{typ: "date"}},
-	{pattern: "owners.*.ssn", label: "SSN", missing: "enter the SSN", require: always, sensitive: true, input: inputSpec{mode: "numeric", hint: "Like 123-45-6789."}},
-	{pattern: "owners.*.address.line1", label: "Street address", missing: "enter the home street address", require: always},
-	{pattern: "owners.*.address.line2", label: "Address line 2"},
-	{pattern: "owners.*.address.city", label: "City", missing: "enter the city of the home address", require: always},
-	{pattern: "owners.*.address.state", label: "State", missing: "choose the state of the home address", require: always, input: inputSpec{kind: "select", options: stateOptions}},
-	{pattern: "owners.*.address.postal_code", label: "ZIP code", missing: "enter the ZIP code of the home address", require: always, input: inputSpec{mode: "numeric"}},
-	{pattern: "owners.*.phone", label: "Phone", missing: "enter the phone number", require: always, input: inputSpec{typ: "tel"}},
-	{pattern: "owners.*.email", label: "E-mail", missing: "enter the e-mail address", require: always, input: inputSpec{typ: "email"}},
-	{pattern: "owners.*.is_control_person", label: "Control person"},
+	{pattern: "owners.*.first_name", sent: "owners.*.firstName", label: "First name", missing: "enter the first name", require: always},
+	{pattern: "owners.*.middle_name", sent: "owners.*.middleName", label: "Middle name"},
+	{pattern: "owners.*.last_name", sent: "owners.*.lastName", label: "Last name", missing: "enter the last name", require: always},
+	{pattern: "owners.*.title", sent: "owners.*.title", label: "Title", missing: "enter the title", require: always},
+	{pattern: "owners.*.ownership_pct", sent: "owners.*.percentOwnership", label: "Ownership", missing: "enter the ownership percentage", require: beneficialOwners, kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
+	{pattern: "owners.*.date_of_birth", sent: "owners.*.dob", label: "Date of birth", missing: "enter the date of birth", require: always, input: inputSpec{typ: "date"}},
+	{pattern: "owners.*.ssn", sent: "owners.*.ssn", label: "SSN", missing: "enter the SSN", require: always, sensitive: true, input: inputSpec{mode: "numeric", hint: "Like 123-45-6789."}},
+	{pattern: "owners.*.address.line1", sent: "owners.*.address.line1", label: "Street address", missing: "enter the home street address", require: always},
+	{pattern: "owners.*.address.line2", sent: "owners.*.address.line2", label: "Address line 2"},
+	{pattern: "owners.*.address.city", sent: "owners.*.address.city", label: "City", missing: "enter the city of the home address", require: always},
+	{pattern: "owners.*.address.state", sent: "owners.*.address.state", label: "State", missing: "choose the state of the home address", require: always, input: inputSpec{kind: "select", options: stateOptions}},
+	{pattern: "owners.*.address.postal_code", sent: "owners.*.address.postalCode", label: "ZIP code", missing: "enter the ZIP code of the home address", require: always, input: inputSpec{mode: "numeric"}},
+	{pattern: "owners.*.phone", sent: "owners.*.phone", label: "Phone", missing: "enter the phone number", require: always, input: inputSpec{typ: "tel"}},
+	{pattern: "owners.*.email", sent: "owners.*.email", label: "E-mail", missing: "enter the e-mail address", require: always, input: inputSpec{typ: "email"}},
+	{pattern: "owners.*.is_control_person", sent: "owners.*.controlPerson", label: "Control person"},
 	{pattern: FieldOtherOwnersBelow25, label: "No other owner of 25% or more", input: inputSpec{kind: "checkbox"}},
 	{pattern: FieldBankFromMerchant, label: "The merchant enters the deposit account", input: inputSpec{kind: "checkbox",
 		hint: "Tick this when you don't have the merchant's bank details: the processor's pages ask the merchant for them after the hand-off, and nothing below is sent."}},
-	{pattern: "bank.holder_name", label: "Account holder name", missing: "enter the account holder's name", require: depositFromRep},
-	{pattern: "bank.routing_number", label: "Routing number", missing: "enter the routing number", require: depositFromRep, input: inputSpec{mode: "numeric", hint: "9 digits."}},
-	{pattern: "bank.account_number", label: "Account number", missing: "enter the account number", require: depositFromRep, sensitive: true, input: inputSpec{mode: "numeric", hint: "3 to 17 digits."}},
-	{pattern: "bank.account_type", label: "Account type", missing: "choose checking or savings", require: depositFromRep, input: inputSpec{kind: "select", options: accountOptions}},
-	{pattern: "contact.name", label: "Contact name", missing: "enter the contact's name", require: always},
-	{pattern: "contact.email", label: "Contact e-mail", missing: "enter the contact's e-mail address, where the hand-off e-mail goes", require: always,
+	{pattern: "bank.holder_name", sent: "banking.accountHolderName", label: "Account holder name", missing: "enter the account holder's name", require: depositFromRep},
+	{pattern: "bank.routing_number", sent: "banking.depositRouting", label: "Routing number", missing: "enter the routing number", require: depositFromRep, input: inputSpec{mode: "numeric", hint: "9 digits."}},
+	{pattern: "bank.account_number", sent: "banking.depositAccount", label: "Account number", missing: "enter the account number", require: depositFromRep, sensitive: true, input: inputSpec{mode: "numeric", hint: "3 to 17 digits."}},
+	{pattern: "bank.account_type", sent: "banking.accountType", label: "Account type", missing: "choose checking or savings", require: depositFromRep, input: inputSpec{kind: "select", options: accountOptions}},
+	{pattern: "contact.name", sent: "contact.name", label: "Contact name", missing: "enter the contact's name", require: always},
+	{pattern: "contact.email", sent: "contact.email", label: "Contact e-mail", missing: "enter the contact's e-mail address, where the hand-off e-mail goes", require: always,
 		input: inputSpec{typ: "email", hint: "The hand-off e-mail goes to this address."}},
-	{pattern: "contact.phone", label: "Contact phone", input: inputSpec{typ: "tel"}},
+	{pattern: "contact.phone", sent: "contact.phone", label: "Contact phone", input: inputSpec{typ: "tel"}},
 	{pattern: FieldPricingModel, label: "Pricing model", missing: "choose a pricing model"},
 	{pattern: "documents.*", label: "Document"},
 	{pattern: FieldNotes, label: "Notes", input: inputSpec{kind: "textarea", hint: "Internal to the reseller; never sent to the processor or the merchant."}},
+}
+
+// SentAs returns the field of the upstream's application data that field is sent as, with
+// an owner's position filled in ("owners.1.ssn" is sent as "owners.1.ssn" of the upstream's
+// owners), or "" when it is not sent.
+func SentAs(field string) string {
+	info, _ := lookupField(field)
+	if _, i := splitField(field); i >= 0 {
+		return strings.Replace(info.sent, "*", strconv.Itoa(i), 1)
+	}
+	return info.sent
 }
 
 // required reports whether the checklist asks for field f of d when it is empty.
