@@ -152,9 +152,10 @@ type fieldInfo struct {
 }
 
 // The field registry. Adding a field to the form means adding it to Draft (draft.go), one
-// line here (with the upstream field it is sent as, if any), its line in the upstream mapping
-// (internal/submission/upstream_map.go), and its place in the section's template. Labels, inputs, checklist phrases,
-// which fields are personal data and the order of messages all come from here.
+// line here (with the upstream field it is sent as, if any), its line in the upstream
+// mapping (internal/submission/upstream_map.go), and its place in the section's template.
+// Labels, inputs, checklist requirements, which fields are personal data, the order of
+// messages and the page of what was sent all come from here.
 
 // hints shared by several inputs.
 const (
@@ -362,4 +363,32 @@ func ChangeLabel(field string) (group, label string) {
 		return SectionTitle(SectionOwners), "no other 25% owners"
 	}
 	return SectionTitle(SectionOf(field)), FieldLabel(field)
+}
+
+// Field describes one registered field, for rooms that lay fields out from the registry
+// (the view of what was sent upstream).
+type Field struct {
+	// Pattern is the canonical name, with "*" for an owner's position.
+	Pattern string
+	Label   string
+	// SentAs is the upstream field it is sent as, "*" for the owner's position; "" when it
+	// stays in the portal.
+	SentAs string
+	// Sensitive marks personal data, shown masked.
+	Sensitive bool
+	// Money and Percent say how to write the value.
+	Money, Percent bool
+}
+
+// Fields lists the registered fields of a section in form order.
+func Fields(section string) []Field {
+	var out []Field
+	for _, f := range fieldTable {
+		if SectionOf(f.pattern) != section {
+			continue
+		}
+		out = append(out, Field{Pattern: f.pattern, Label: f.label, SentAs: f.sent, Sensitive: f.sensitive,
+			Money: f.kind == kindMoney, Percent: f.kind == kindPercent})
+	}
+	return out
 }

@@ -2,10 +2,11 @@ package submission
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
-	"strconv"
 	"testing"
 
+	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/drafts/draftstest"
 )
@@ -59,24 +60,38 @@ func TestUpstreamDataFollowsTheRegistry(t *testing.T) {
 	}
 }
 
-// leaves flattens JSON into "a.b.0.c" paths of its non-object values.
-func leaves(v any) map[string]any {
-	out := map[string]any{}
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, c := range x {
-				walk(prefix+k+".", c)
-			}
-		case []any:
-			for i, c := range x {
-				walk(prefix+strconv.Itoa(i)+".", c)
-			}
-		default:
-			out[prefix[:len(prefix)-1]] = v
+// What was sent is laid out from the registry: the form's sections, labels and order, masked
+// personal numbers, and values written for people.
+func TestSentViewFollowsTheRegistry(t *testing.T) {
+	data := applications.MaskUpstreamData(UpstreamData(draftstest.Complete(drafts.EntityLLC)))
+	got := map[string]SentRow{}
+	var titles []string
+	for _, s := range sentSections(&data) {
+		titles = append(titles, s.Title)
+		for _, r := range s.Rows {
+			got[s.Title+"/"+r.Label] = r
 		}
 	}
-	walk("", v)
-	return out
+	if want := []string{"Business", "Owner 1", "Deposit account", "Merchant contact"}; !slices.Equal(titles, want) {
+		t.Errorf("sections %q, want %q", titles, want)
+	}
+	for key, want := range map[string]SentRow{
+		"Business/Legal name":             {Label: "Legal name", Value: "Blue Fern Coffee LLC"},
+		"Business/Entity type":            {Label: "Entity type", Value: "LLC"},
+		"Business/TIN":                    {Label: "TIN", Value: "•••• 6789", Masked: true},
+		"Business/Monthly card volume":    {Label: "Monthly card volume", Value: "$45000.00"},
+		"Business/Years in business":      {Label: "Years in business", Value: "6"},
+		"Owner 1/Ownership":               {Label: "Ownership", Value: "100%"},
+		"Owner 1/Control person":          {Label: "Control person", Value: "Yes"},
+		"Owner 1/SSN":                     {Label: "SSN", Value: "•••• 6789", Masked: true},
+		"Deposit account/Account number":  {Label: "Account number", Value: "•••• 6789", Masked: true},
+		"Merchant contact/Contact e-mail": {Label: "Contact e-mail", Value: "jane@bluefern.example"},
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %+v, want %+v", key, got[key], want)
+		}
+	}
+	if _, ok := got["Business/Notes"]; ok {
+		t.Error("internal notes shown as sent")
+	}
 }

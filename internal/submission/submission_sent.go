@@ -1,6 +1,7 @@
 package submission
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -21,86 +22,114 @@ type SentRow struct {
 	Masked bool
 }
 
-// sentSections lays out masked upstream data in the order of the form, with
-// the labels of the field registry (drafts.FieldLabel), so the page that shows
-// what was sent names each value as the form did; empty values are left out,
-// as they were not sent.
+// sentSections lays out masked upstream data from the field registry: section by section
+// and field by field in the order of the form, each value under its form label, read from
+// the upstream field the registry says it is sent as (drafts.Field.SentAs). Empty values are
+// left out, as they were not sent.
 func sentSections(d *upstream.ApplicationData) []SentSection {
 	if d == nil {
 		return nil
 	}
+	values := sentValues(d)
 	var out []SentSection
-	addSection := func(title string, rows []SentRow) {
-		var kept []SentRow
-		for _, r := range rows {
-			if r.Value != "" {
-				kept = append(kept, r)
-			}
-		}
-		if len(kept) > 0 {
-			out = append(out, SentSection{Title: title, Rows: kept})
+	add := func(title string, rows []SentRow) {
+		if len(rows) > 0 {
+			out = append(out, SentSection{Title: title, Rows: rows})
 		}
 	}
-	if le := d.LegalEntity; le != nil {
-		addSection("Legal entity", []SentRow{
-			{Label: label("business.legal_name"), Value: le.Name},
-			{Label: label("business.entity_type"), Value: entityTitle(le.Type)},
-			{Label: label(drafts.FieldBusinessTIN), Value: le.TIN, Masked: true},
-			{Label: label("business.incorporation_date"), Value: le.IncorporationDate},
-			{Label: label("business.incorporation_state"), Value: le.IncorporationState},
-			{Label: label("business.years_in_business"), Value: intText(le.YearsInBusiness)},
-			{Label: "Address", Value: addressLine(le.Address)},
-		})
+	add(drafts.SectionTitle(drafts.SectionBusiness), sentRows(values, drafts.Fields(drafts.SectionBusiness), -1))
+	owners := drafts.Fields(drafts.SectionOwners)
+	for i := range d.Owners {
+		add("Owner "+strconv.Itoa(i+1), sentRows(values, owners, i))
 	}
-	if b := d.Business; b != nil {
-		addSection(drafts.SectionTitle(drafts.SectionBusiness), []SentRow{
-			{Label: label("business.dba"), Value: b.DBA},
-			{Label: label("business.goods_and_services"), Value: b.GoodsAndServices},
-			{Label: label("business.mcc"), Value: b.MCC},
-			{Label: label("business.phone"), Value: b.Phone},
-			{Label: label("business.email"), Value: b.Email},
-			{Label: label("business.website"), Value: b.WebsiteURL},
-			{Label: "Address", Value: addressLine(b.Address)},
-			{Label: label("business.monthly_volume"), Value: dollars(b.MonthlyVolume)},
-			{Label: label("business.average_ticket"), Value: dollars(b.AverageTicket)},
-			{Label: label("business.highest_ticket"), Value: dollars(b.HighTicket)},
-		})
-	}
-	for i, o := range d.Owners {
-		control := ""
-		if o.ControlPerson != nil && *o.ControlPerson {
-			control = "Yes"
-		}
-		addSection("Owner "+strconv.Itoa(i+1), []SentRow{
-			{Label: "Name", Value: strings.Join(strings.Fields(o.FirstName+" "+o.MiddleName+" "+o.LastName), " ")},
-			{Label: label("owners.0.title"), Value: o.Title},
-			{Label: label("owners.0.ownership_pct"), Value: percentText(o.PercentOwnership)},
-			{Label: label("owners.0.is_control_person"), Value: control},
-			{Label: label("owners.0.date_of_birth"), Value: o.DOB},
-			{Label: label("owners.0.ssn"), Value: o.SSN, Masked: true},
-			{Label: "Home address", Value: addressLine(o.Address)},
-			{Label: label("owners.0.phone"), Value: o.Phone},
-			{Label: label("owners.0.email"), Value: o.Email},
-		})
-	}
-	if bk := d.Banking; bk != nil {
-		addSection(drafts.SectionTitle(drafts.SectionBank), []SentRow{
-			{Label: label("bank.holder_name"), Value: bk.AccountHolderName},
-			{Label: label("bank.routing_number"), Value: bk.DepositRouting},
-			{Label: label("bank.account_number"), Value: bk.DepositAccount, Masked: true},
-			{Label: label("bank.account_type"), Value: bk.AccountType},
-		})
+	if d.Banking != nil {
+		add(drafts.SectionTitle(drafts.SectionBank), sentRows(values, drafts.Fields(drafts.SectionBank), -1))
 	} else {
 		// Nothing was sent: the rep left the account to the merchant.
-		addSection(drafts.SectionTitle(drafts.SectionBank), []SentRow{{Label: "Account", Value: "Not sent: the merchant enters it in the processor's pages"}})
+		add(drafts.SectionTitle(drafts.SectionBank), []SentRow{{Label: "Account", Value: "Not sent: the merchant enters it in the processor's pages"}})
 	}
-	if c := d.Contact; c != nil {
-		addSection(drafts.SectionTitle(drafts.SectionContact), []SentRow{
-			{Label: label("contact.name"), Value: c.Name},
-			{Label: label("contact.email"), Value: c.Email},
-			{Label: label("contact.phone"), Value: c.Phone},
-		})
+	add(drafts.SectionTitle(drafts.SectionContact), sentRows(values, drafts.Fields(drafts.SectionContact), -1))
+	return out
+}
+
+// sentRows reads the fields' values from the sent data; owner is the owner's position for
+// owner fields, -1 otherwise.
+func sentRows(values map[string]any, fields []drafts.Field, owner int) []SentRow {
+	var rows []SentRow
+	for _, f := range fields {
+		if f.SentAs == "" {
+			continue
+		}
+		path := f.SentAs
+		if owner >= 0 {
+			path = strings.Replace(path, "*", strconv.Itoa(owner), 1)
+		}
+		if text := sentText(f, values[path]); text != "" {
+			rows = append(rows, SentRow{Label: f.Label, Value: text, Masked: f.Sensitive})
+		}
 	}
+	return rows
+}
+
+// sentText writes one sent value for people.
+func sentText(f drafts.Field, v any) string {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "Yes"
+		}
+	case float64:
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if f.Percent {
+			s += "%"
+		}
+		return s
+	case string:
+		switch {
+		case x == "":
+		case f.Pattern == "business.entity_type":
+			return entityTitle(x)
+		case f.Money:
+			return "$" + x
+		default:
+			return x
+		}
+	}
+	return ""
+}
+
+// sentValues flattens the sent data into its JSON paths ("owners.0.ssn").
+func sentValues(d *upstream.ApplicationData) map[string]any {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil // plain strings, numbers and booleans always encode
+	}
+	var data any
+	if err := json.Unmarshal(b, &data); err != nil {
+		return nil
+	}
+	return leaves(data)
+}
+
+// leaves flattens JSON into "a.b.0.c" paths of its non-object values.
+func leaves(v any) map[string]any {
+	out := map[string]any{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				walk(prefix+k+".", c)
+			}
+		case []any:
+			for i, c := range x {
+				walk(prefix+strconv.Itoa(i)+".", c)
+			}
+		default:
+			out[strings.TrimSuffix(prefix, ".")] = v
+		}
+	}
+	walk("", v)
 	return out
 }
 
@@ -113,40 +142,3 @@ func entityTitle(upstreamType string) string {
 	}
 	return upstreamType
 }
-
-func addressLine(a *upstream.Address) string {
-	if a == nil {
-		return ""
-	}
-	var parts []string
-	for _, p := range []string{a.Line1, a.Line2, a.City, strings.TrimSpace(a.State + " " + a.PostalCode)} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-func intText(n *int) string {
-	if n == nil {
-		return ""
-	}
-	return strconv.Itoa(*n)
-}
-
-func percentText(f *float64) string {
-	if f == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*f, 'f', -1, 64) + "%"
-}
-
-func dollars(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "$" + s
-}
-
-// label is the registry's label of the draft field a sent value came from.
-func label(field string) string { return drafts.FieldLabel(field) }
