@@ -9,17 +9,20 @@ GO          ?= go
 GOBIN       := $(shell $(GO) env GOPATH)/bin
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VERSITYGW   := github.com/versity/versitygw/cmd/versitygw@v1.8.0
+GOLANGCI_VERSION := 2.15.0
+GOLANGCI    := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$(GOLANGCI_VERSION)
 PG_RUN      := .data/postgres
 PG_RUN_PORT := 54329
 PG_TEST     := .data/postgres-test
 PG_TEST_PORT:= 54330
 VENDOR      := assets/vendor/htmx.min.js assets/vendor/pico.min.css
 
-.PHONY: help run test build assets bench tools-test clean-data
+.PHONY: help run test lint build assets bench tools-test tools-lint clean-data
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
 	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
+	@echo "make lint   run the linter alone (make test runs it too)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 
 ## Front-end libraries come from npm, pinned by package-lock.json, and are copied
@@ -56,15 +59,30 @@ run: build .data/encryption.key
 	echo "Starting the portal (it prints where to sign in)..."; \
 	exec bin/portal serve
 
-## Test tools: Chromium for browser tests, versitygw as the S3-compatible server.
-tools-test:
+## Test tools: Chromium for browser tests, versitygw as the S3-compatible server,
+## golangci-lint at a pinned version (built from the Go module proxy into GOBIN).
+tools-test: tools-lint
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
 	@command -v versitygw >/dev/null || [ -x $(GOBIN)/versitygw ] || $(GO) install $(VERSITYGW)
+
+tools-lint:
+	@$(GOBIN)/golangci-lint version 2>/dev/null | grep -q "version $(GOLANGCI_VERSION) " || $(GO) install $(GOLANGCI)
+
+## The linter guards the arrows between packages (depguard, see .golangci.yml and
+## ARCHITECTURE.md) and a few habits; make test runs it beside the tests.
+lint: tools-lint
+	$(GOBIN)/golangci-lint run ./...
 
 test: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
-	$(GO) test -race -timeout 30m ./...
+	lint_log=$$(mktemp); \
+	$(GOBIN)/golangci-lint run ./... >"$$lint_log" 2>&1 & lint_pid=$$!; \
+	$(GO) test -race -timeout 30m ./...; test_status=$$?; \
+	wait $$lint_pid; lint_status=$$?; \
+	echo "golangci-lint:"; cat "$$lint_log"; rm -f "$$lint_log"; \
+	[ $$lint_status -eq 0 ] || echo "golangci-lint failed: a wrong arrow between packages, or a habit of .golangci.yml"; \
+	[ $$test_status -eq 0 ] && [ $$lint_status -eq 0 ]
 
 bench: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \

@@ -17,15 +17,19 @@ import (
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/dashboard"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/fieldcrypt"
+	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
-	"github.com/payportal/portal/internal/uploads"
+	"github.com/payportal/portal/internal/submission"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
+	"github.com/payportal/portal/internal/workspace"
 	"github.com/payportal/portal/views"
 )
 
@@ -59,15 +63,19 @@ type App struct {
 	Upstream *upstream.Client
 	Pricing  *pricing.Service
 	// Documents attaches and serves supporting documents; its Store and
-	// DocumentStorage feed the upstream proxy (uploads.NewProxy).
-	Documents       *uploads.Service
-	DocumentStorage uploads.Storage
-	// Applications holds the sales reps' drafts; Sealer encrypts and decrypts
+	// DocumentStorage feed the submission's document proxy.
+	Documents       *documents.Service
+	DocumentStorage documents.Storage
+	// Store is the one store of the applications row.
+	Store *applications.Store
+	// Applications holds the sales reps' workspace; Sealer encrypts and decrypts
 	// their personal data (the submission decrypts drafts with it).
-	Applications *applications.Service
+	Applications *workspace.Service
 	Sealer       *applications.Sealer
+	// Dashboard lists applications.
+	Dashboard *dashboard.Service
 	// Submissions submits applications and follows their push upstream.
-	Submissions *applications.Submissions
+	Submissions *submission.Submissions
 	Handler     *echo.Echo
 }
 
@@ -105,7 +113,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if err != nil {
 		return nil, err
 	}
-	documents := uploads.NewService(db.Gorm, docStorage, docLimits, now, log)
+	appStore := applications.NewStore(db.Pool)
+	docStore := documents.NewStore(db)
+	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
 	if err != nil {
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
@@ -128,17 +138,24 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, err
 	}
 	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
-	submissionViews := applications.NewSubmissionViews(db.Gorm, outbox, cfg.PublicURL)
-	applicationService := applications.NewService(db.Gorm, sealer, applications.Options{
-		Pricing: pricingService, DocumentTitles: documentTitles(), Submissions: submissionViews, Now: now, Log: log,
+	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL)
+	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
+		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
+		Submissions: submissionViews, Now: now, Log: log,
 	})
+	// The hand-off: the merchant's e-mail, its tracking link and the upstream's
+	// status webhooks.
+	mailer := handoff.NewMailer(appStore, cfg.PublicURL, cfg.ResellerName)
+	statuses := handoff.NewUpstreamStatusRecorder(appStore, now)
+	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
 	submissions := wireSubmissions(submissionParts{
-		Gorm: db.Gorm, Pool: db.Pool, Queue: queue, Drafts: applicationService, Views: submissionViews,
-		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Upstream: upstreamClient,
-		Documents: documents, Storage: docStorage, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName,
+		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
+		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
+		Upstream: upstreamClient, Storage: docStorage,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
+	dashboardService := dashboard.NewService(db.Gorm, appStore)
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	handler := web.New(web.Deps{
@@ -153,19 +170,21 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}, cfg.SessionIdleTimeout),
 		Pricing:      pricing.NewHandlers(pricingService, views),
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
-		Webhook:      applications.NewWebhookHandler(applications.NewUpstreamStatusRecorder(db.Pool, now), cfg.Upstream.WebhookToken, log),
-		Tracking:     applications.NewOpenTracker(db.Pool, now, log),
-		Documents:    uploads.NewHandlers(documents, views, log),
-		Applications: applications.NewHandlers(applicationService, views),
-		Submissions:  applications.NewSubmissionHandlers(submissions, views),
+		Webhook:      handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log),
+		Tracking:     handoff.NewOpenTracker(appStore, now, log),
+		Handoff:      handoff.NewHandlers(resender, views),
+		Documents:    documents.NewHandlers(docService, views, log),
+		Dashboard:    dashboard.NewHandlers(dashboardService, views),
+		Applications: workspace.NewHandlers(workspaceService, views),
+		Submissions:  submission.NewHandlers(submissions, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: documents, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Applications: applicationService, Sealer: sealer, Submissions: submissions, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.
 func documentTitles() map[string]string {
-	titles := make(map[string]string, len(pricing.DocumentTypes))
-	for _, dt := range pricing.DocumentTypes {
+	titles := make(map[string]string, len(documents.DocumentTypes))
+	for _, dt := range documents.DocumentTypes {
 		titles[dt.Code] = dt.Label
 	}
 	return titles

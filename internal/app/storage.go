@@ -7,18 +7,18 @@ import (
 	"path/filepath"
 
 	"github.com/payportal/portal/internal/config"
-	"github.com/payportal/portal/internal/uploads"
+	"github.com/payportal/portal/internal/documents"
 )
 
 // documentStorage opens the store chosen by PORTAL_STORAGE and returns the
 // limits of an upload. Local storage spools uploads under its own folder
 // (in a dot-named directory that no storage key can reach), so a large
 // upload is staged on the same disk rather than in a RAM-backed /tmp.
-func documentStorage(ctx context.Context, cfg config.StorageConfig) (uploads.Storage, uploads.Limits, error) {
-	limits := uploads.Limits{MaxBytes: cfg.MaxUploadBytes}
+func documentStorage(ctx context.Context, cfg config.StorageConfig) (documents.Storage, documents.Limits, error) {
+	limits := documents.Limits{MaxBytes: cfg.MaxUploadBytes}
 	switch cfg.Driver {
 	case "s3":
-		store, err := uploads.NewS3Storage(ctx, uploads.S3Config{
+		store, err := documents.NewS3Storage(ctx, documents.S3Config{
 			Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket,
 			AccessKeyID: cfg.S3AccessKeyID, SecretAccessKey: cfg.S3SecretKey,
 			UsePathStyle: cfg.S3UsePathStyle, ServerSideEncryption: cfg.S3ServerSideEnc,
@@ -28,7 +28,7 @@ func documentStorage(ctx context.Context, cfg config.StorageConfig) (uploads.Sto
 		}
 		return store, limits, nil
 	default:
-		store, err := uploads.NewLocalStorage(cfg.LocalDir)
+		store, err := documents.NewLocalStorage(cfg.LocalDir)
 		if err != nil {
 			return nil, limits, fmt.Errorf("document storage: %w", err)
 		}

@@ -6,6 +6,8 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Kind classifies a domain failure.
@@ -47,20 +49,33 @@ func Wrap(kind Kind, err error, message string) error {
 	return &Error{Kind: kind, Message: message, Err: err}
 }
 
-// KindOf returns the kind of the first *Error in err's chain, or 0.
+// KindOf returns the kind of the first *Error in err's chain (KindInvalid for a
+// *ValidationError), or 0.
 func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind
 	}
+	if _, ok := FieldsOf(err); ok {
+		return KindInvalid
+	}
 	return 0
 }
 
-// MessageOf returns the user-facing message of err, or "".
+// MessageOf returns the user-facing message of err, or "". A *ValidationError that
+// reached no form lists its messages.
 func MessageOf(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message
+	}
+	if fields, ok := FieldsOf(err); ok {
+		msgs := make([]string, 0, len(fields))
+		for _, m := range fields {
+			msgs = append(msgs, m)
+		}
+		slices.Sort(msgs)
+		return strings.Join(msgs, " ")
 	}
 	return ""
 }

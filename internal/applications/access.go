@@ -2,12 +2,12 @@ package applications
 
 import (
 	"context"
-	"errors"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -15,29 +15,25 @@ import (
 // from then on only the merchant may change values, upstream.
 var ErrLocked = apperr.New(apperr.KindConflict, "This application has been handed off to the merchant and can no longer be changed here.")
 
-// LoadVisible loads an application the user may see: admins see every one, a
-// sales rep only those they own. Soft-deleted applications are hidden. Anything
-// the user may not see is reported as models.ErrNotFound, so that a rep cannot
-// even learn that another rep's application exists.
-func LoadVisible(ctx context.Context, db *gorm.DB, u *models.User, id uuid.UUID) (*models.Application, error) {
-	q := db.WithContext(ctx).Where("id = ? AND deleted_at IS NULL", id)
-	if !u.IsAdmin() {
-		q = q.Where("owner_id = ?", u.ID)
-	}
-	var a models.Application
-	if err := q.Take(&a).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, models.ErrNotFound
-		}
+// Visible loads an application the user may see: admins see every one, a sales rep only
+// those they own. Soft-deleted applications are hidden. Anything the user may not see is
+// reported as models.ErrNotFound, so that a rep cannot even learn that another rep's
+// application exists.
+func (s *Store) Visible(ctx context.Context, q database.Querier, u *models.User, id uuid.UUID) (*models.Application, error) {
+	a, err := s.Get(ctx, q, id)
+	if err != nil {
 		return nil, err
 	}
-	return &a, nil
+	if !u.IsAdmin() && a.OwnerID != u.ID {
+		return nil, models.ErrNotFound
+	}
+	return a, nil
 }
 
-// LoadEditable is LoadVisible for changes: it also refuses a locked application
-// (409) and one that is being pushed upstream right now.
-func LoadEditable(ctx context.Context, db *gorm.DB, u *models.User, id uuid.UUID) (*models.Application, error) {
-	a, err := LoadVisible(ctx, db, u, id)
+// Editable is Visible for changes: it also refuses a locked application (409) and one that
+// is being pushed upstream right now.
+func (s *Store) Editable(ctx context.Context, q database.Querier, u *models.User, id uuid.UUID) (*models.Application, error) {
+	a, err := s.Visible(ctx, q, u, id)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +41,18 @@ func LoadEditable(ctx context.Context, db *gorm.DB, u *models.User, id uuid.UUID
 		return nil, err
 	}
 	return a, nil
+}
+
+// LockEditable re-reads the application under a share lock inside tx and says whether
+// its documents may still change: a change commits only if the application was still
+// editable at that moment, and submitting, which updates the row, waits for it.
+func (s *Store) LockEditable(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+	a, err := one(ctx, tx, "lock application", `SELECT `+columns+` FROM applications
+		WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, id)
+	if err != nil {
+		return err
+	}
+	return CheckEditable(a)
 }
 
 // CheckEditable says whether an application's draft may still change.
@@ -57,3 +65,6 @@ func CheckEditable(a *models.Application) error {
 	}
 	return nil
 }
+
+// Path is the address of an application's page.
+func Path(id uuid.UUID) string { return "/applications/" + id.String() }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
 )
@@ -31,17 +32,17 @@ func sealAAD(appID uuid.UUID, key string) string {
 
 // Seal returns a copy of d whose personal data is encrypted; d is not modified. Errors name
 // the field, never its value.
-func (s *Sealer) Seal(appID uuid.UUID, d Draft) (Draft, error) {
-	out := d.clone()
+func (s *Sealer) Seal(appID uuid.UUID, d drafts.Draft) (drafts.Draft, error) {
+	out := d.Clone()
 	for _, o := range out.Owners {
 		if o.ID == "" {
-			return Draft{}, errOwnerWithoutID
+			return drafts.Draft{}, errOwnerWithoutID
 		}
 	}
 	for _, f := range out.SensitiveFields() {
 		sealed, err := s.ring.Encrypt(*f.Value, sealAAD(appID, f.Key))
 		if err != nil {
-			return Draft{}, fmt.Errorf("encrypt %s: %w", f.Field, err)
+			return drafts.Draft{}, fmt.Errorf("encrypt %s: %w", f.Field, err)
 		}
 		*f.Value = sealed
 	}
@@ -49,12 +50,12 @@ func (s *Sealer) Seal(appID uuid.UUID, d Draft) (Draft, error) {
 }
 
 // Open returns a copy of a sealed draft with its personal data decrypted.
-func (s *Sealer) Open(appID uuid.UUID, sealed Draft) (Draft, error) {
-	out := sealed.clone()
+func (s *Sealer) Open(appID uuid.UUID, sealed drafts.Draft) (drafts.Draft, error) {
+	out := sealed.Clone()
 	for _, f := range out.SensitiveFields() {
 		plain, err := s.ring.Decrypt(*f.Value, sealAAD(appID, f.Key))
 		if err != nil {
-			return Draft{}, fmt.Errorf("decrypt %s of application %s: %w", f.Field, appID, err)
+			return drafts.Draft{}, fmt.Errorf("decrypt %s of application %s: %w", f.Field, appID, err)
 		}
 		*f.Value = plain
 	}
@@ -62,7 +63,7 @@ func (s *Sealer) Open(appID uuid.UUID, sealed Draft) (Draft, error) {
 }
 
 // SealJSON encrypts d and encodes it for the applications.draft column.
-func (s *Sealer) SealJSON(appID uuid.UUID, d Draft) (models.JSON, error) {
+func (s *Sealer) SealJSON(appID uuid.UUID, d drafts.Draft) (models.JSON, error) {
 	sealed, err := s.Seal(appID, d)
 	if err != nil {
 		return nil, err
@@ -76,34 +77,19 @@ func (s *Sealer) SealJSON(appID uuid.UUID, d Draft) (models.JSON, error) {
 
 // OpenApplication decodes and decrypts the draft of a loaded application. The submission
 // code uses it to build the upstream request.
-func (s *Sealer) OpenApplication(a *models.Application) (Draft, error) {
-	var sealed Draft
+func (s *Sealer) OpenApplication(a *models.Application) (drafts.Draft, error) {
+	var sealed drafts.Draft
 	if len(a.Draft) > 0 {
 		if err := json.Unmarshal(a.Draft, &sealed); err != nil {
-			return Draft{}, fmt.Errorf("decode draft of application %s: %w", a.ID, err)
+			return drafts.Draft{}, fmt.Errorf("decode draft of application %s: %w", a.ID, err)
 		}
 	}
 	return s.Open(a.ID, sealed)
 }
 
-// clone returns a copy of d that shares no owners with it.
-func (d Draft) clone() Draft {
-	out := d
-	out.Owners = append([]Owner(nil), d.Owners...)
-	return out
-}
-
-// masked returns a copy of d with every personal-data value replaced by its mask (last four
-// digits), except the fields in held: those hold a value the rep just typed that failed
-// validation and was not saved, which the form shows back as typed. A stored value is never
-// in held, so it is always masked.
-func (d Draft) masked(held map[string]bool) Draft {
-	out := d.clone()
-	for _, f := range out.SensitiveFields() {
-		if held[f.Field] {
-			continue
-		}
-		*f.Value = fieldcrypt.Mask(*f.Value)
-	}
-	return out
+// Record is an application with its draft decrypted. It lives for one request and is never
+// logged.
+type Record struct {
+	App   *models.Application
+	Draft drafts.Draft
 }

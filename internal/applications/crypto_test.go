@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/payportal/portal/internal/drafts"
+	"github.com/payportal/portal/internal/drafts/draftstest"
+
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/fieldcrypt"
@@ -23,8 +26,8 @@ func testSealer(t *testing.T) *Sealer {
 func TestSealerSealsOnlyPersonalDataAndOpensIt(t *testing.T) {
 	s := testSealer(t)
 	app := uuid.New()
-	d := completeDraft(EntityLLC)
-	d.Owners = append(d.Owners, Owner{ID: "owner-2", FirstName: "Sam", SSN: "219-09-9999"})
+	d := draftstest.Complete(drafts.EntityLLC)
+	d.Owners = append(d.Owners, drafts.Owner{ID: "owner-2", FirstName: "Sam", SSN: "219-09-9999"})
 	sealed, err := s.Seal(app, d)
 	if err != nil {
 		t.Fatal(err)
@@ -52,8 +55,8 @@ func TestSealerSealsOnlyPersonalDataAndOpensIt(t *testing.T) {
 func TestSealedValuesAreBoundToApplicationAndOwner(t *testing.T) {
 	s := testSealer(t)
 	app := uuid.New()
-	d := completeDraft(EntityLLC)
-	d.Owners = append(d.Owners, Owner{ID: "owner-2", SSN: "219-09-9999"})
+	d := draftstest.Complete(drafts.EntityLLC)
+	d.Owners = append(d.Owners, drafts.Owner{ID: "owner-2", SSN: "219-09-9999"})
 	sealed, err := s.Seal(app, d)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +64,7 @@ func TestSealedValuesAreBoundToApplicationAndOwner(t *testing.T) {
 	if _, err := s.Open(uuid.New(), sealed); !errors.Is(err, fieldcrypt.ErrDecrypt) {
 		t.Errorf("opened under another application: %v", err)
 	}
-	swapped := sealed.clone()
+	swapped := sealed.Clone()
 	swapped.Owners[0].SSN, swapped.Owners[1].SSN = sealed.Owners[1].SSN, sealed.Owners[0].SSN
 	_, err = s.Open(app, swapped)
 	if !errors.Is(err, fieldcrypt.ErrDecrypt) {
@@ -76,18 +79,7 @@ func TestSealedValuesAreBoundToApplicationAndOwner(t *testing.T) {
 	if err != nil || opened.Owners[0].SSN != "219-09-9999" {
 		t.Errorf("after removing an owner: %v", err)
 	}
-	if _, err := s.Seal(app, Draft{Owners: []Owner{{SSN: "1"}}}); !errors.Is(err, errOwnerWithoutID) {
+	if _, err := s.Seal(app, drafts.Draft{Owners: []drafts.Owner{{SSN: "1"}}}); !errors.Is(err, errOwnerWithoutID) {
 		t.Errorf("owner without id: %v", err)
-	}
-}
-
-func TestMaskedKeepsOnlyHeldValues(t *testing.T) {
-	d := completeDraft(EntityLLC)
-	m := d.masked(map[string]bool{"bank.account_number": true})
-	if m.Owners[0].SSN != "•••• 6789" || m.Business.TIN != "•••• 6789" || m.Bank.AccountNumber != d.Bank.AccountNumber {
-		t.Errorf("masked: %q %q %q", m.Owners[0].SSN, m.Business.TIN, m.Bank.AccountNumber)
-	}
-	if d.Owners[0].SSN != "123-45-6789" {
-		t.Error("masked changed its receiver")
 	}
 }

@@ -3,313 +3,166 @@ package applications
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"net/http"
-	"net/url"
-	"strconv"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
-	"gorm.io/gorm"
 
-	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
-	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
-// PushMaxAttempts bounds the runs of one submission's push. With the queue's
-// default backoff (attempt⁴ seconds) the last run comes about two and a half
-// hours after the first; then the application goes back to the rep.
-const PushMaxAttempts = 8
+// The writes of submitting and of the push upstream. Every push write is guarded by the
+// submission it belongs to (status submitting and the same submission_count), so a stale
+// job never changes a later submission, a linked application or one handed back to the
+// rep; ErrNoMatch says the application moved on.
 
-// recordTimeout bounds the write of a failed run's outcome.
-const recordTimeout = 10 * time.Second
-
-// DefaultDocumentConcurrency bounds the documents of one application uploaded
-// at once. Five covers the usual set in one round, so the push takes about as
-// long as its slowest document.
-const DefaultDocumentConcurrency = 5
-
-// PushArgs is the job that pushes one submission of an application upstream.
-type PushArgs struct {
-	ApplicationID uuid.UUID `json:"application_id"`
-	// Submission is the application's submission_count when it was submitted.
-	Submission int `json:"submission"`
+// Submission is what the submit writes: the snapshot and pricing code it was made with.
+type Submission struct {
+	PricingCode string
+	Snapshot    models.JSON
+	By          uuid.UUID
+	At          time.Time
 }
 
-// Kind names the job in River.
-func (PushArgs) Kind() string { return "application_push" }
-
-// liveJobStates are the states in which a push job is still going to run.
-// A job in any of them blocks a second one with the same arguments, so two
-// portal processes (or the reconciler) never push the same submission twice;
-// a cancelled, discarded or completed job does not block a new one.
-var liveJobStates = []rivertype.JobState{
-	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-	rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-}
-
-// InsertOpts makes the job unique per submission and bounds its attempts.
-func (PushArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{
-		MaxAttempts: PushMaxAttempts,
-		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: liveJobStates},
-	}
-}
-
-// Upstream is what the push needs of the upstream API; *upstream.Client
-// implements it.
-type Upstream interface {
-	StartApplication(ctx context.Context, req upstream.StartRequest) (string, error)
-	PatchApplication(ctx context.Context, applicationID string, data upstream.ApplicationData) error
-	CreateLink(ctx context.Context, applicationID string) (string, error)
-	GetLink(ctx context.Context, applicationID string) (string, error)
-}
-
-// DocumentSender uploads documents to an upstream application, skipping those
-// already uploaded and recording each outcome on its documents row. The
-// uploads proxy implements it (wired in internal/app).
-type DocumentSender interface {
-	SendDocuments(ctx context.Context, upstreamAppID string, docs []models.Document, concurrency int) []DocumentOutcome
-}
-
-// DocumentOutcome is what happened to one document.
-type DocumentOutcome struct {
-	Document models.Document
-	// Err is nil when the upstream holds the document.
-	Err error
-	// Permanent: sending it again unchanged cannot work (the upstream refused
-	// it, or the stored file is gone); the rep must act.
-	Permanent bool
-	// Reason says why it failed, in plain words.
-	Reason string
-}
-
-// PushDeps are the collaborators of the push worker.
-type PushDeps struct {
-	DB     *gorm.DB
-	Pool   *pgxpool.Pool
-	Sealer *Sealer
-	// Upstream is nil when the portal has no upstream configured; every push
-	// then stops with a message for the rep.
-	Upstream  Upstream
-	Documents DocumentSender
-	Outbox    *mail.Outbox
-	// PublicURL is the portal's address, for the tracking link in the e-mail.
-	PublicURL    *url.URL
-	ResellerName string
-	// DocumentConcurrency bounds uploads at once; default 5.
-	DocumentConcurrency int
-	// MaxRuns bounds the runs of one submission, also across jobs the
-	// reconciler starts; default PushMaxAttempts.
-	MaxRuns int
-	Now     func() time.Time
-	Log     *slog.Logger
-}
-
-// PushWorker pushes a submitted application upstream: start, PATCH the data,
-// upload the documents, create the link, then lock the application and e-mail
-// the merchant. Each step is recorded when it succeeds, so a run that stops
-// halfway (crash, timeout, transient failure) is resumed by the next one. The
-// upstream application is started with the application's id as
-// externalApplicationId and its id stored at once, so there is never a
-// second one.
-type PushWorker struct {
-	river.WorkerDefaults[PushArgs]
-	d       PushDeps
-	handoff *handoffMailer
-}
-
-// NewPushWorker returns the worker; register it with jobs.Register.
-func NewPushWorker(d PushDeps) *PushWorker {
-	if d.DocumentConcurrency <= 0 {
-		d.DocumentConcurrency = DefaultDocumentConcurrency
-	}
-	if d.MaxRuns <= 0 {
-		d.MaxRuns = PushMaxAttempts
-	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Log == nil {
-		d.Log = slog.New(slog.DiscardHandler)
-	}
-	return &PushWorker{d: d, handoff: &handoffMailer{db: d.DB, publicURL: d.PublicURL, resellerName: d.ResellerName}}
-}
-
-// errMovedOn: the application left this submission's push (it is linked,
-// back with the rep, deleted, or submitted again); the job has nothing to do.
-var errMovedOn = errors.New("applications: application moved on")
-
-// Work runs one attempt of the push.
-func (w *PushWorker) Work(ctx context.Context, job *river.Job[PushArgs]) error {
-	st := &pushStore{db: w.d.DB, pool: w.d.Pool, now: w.d.Now}
-	a, err := st.begin(ctx, job.Args)
-	if errors.Is(err, errMovedOn) {
-		return nil
+// Submit moves a draft or an application needing attention to submitting, if the row
+// still has a.Version, and returns the new submission number. The version check makes the
+// snapshot exactly the draft that was checked. ErrNoMatch means it changed meanwhile.
+func (s *Store) Submit(ctx context.Context, q database.Querier, a *models.Application, sub Submission) (int, error) {
+	var n int
+	err := s.on(q).QueryRow(ctx, `UPDATE applications
+		SET status = 'submitting', submission_count = submission_count + 1,
+		    submitted_pricing_code = $3, submitted_snapshot = $4, submitted_at = $5, submitted_by = $6,
+		    data_sent_at = NULL, documents_sent_at = NULL, push_attempts = 0,
+		    push_started_at = NULL, push_finished_at = NULL, last_error = NULL, updated_at = $5
+		WHERE id = $1 AND version = $2 AND deleted_at IS NULL
+		  AND status IN ('draft', 'needs_attention') AND handoff_link IS NULL
+		RETURNING submission_count`, a.ID, a.Version, sub.PricingCode, string(sub.Snapshot), sub.At, sub.By).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, ErrNoMatch
 	}
 	if err != nil {
-		return err
+		return 0, fmt.Errorf("submit application: %w", err)
 	}
-	log := w.d.Log.With("application_id", a.ID, "submission", job.Args.Submission, "run", a.PushAttempts, "job_attempt", job.Attempt)
-	err = w.push(ctx, st, a)
-	if err == nil || errors.Is(err, errMovedOn) {
-		return nil
-	}
-	pe := classifyPush(err)
-	last := job.Attempt >= job.MaxAttempts || a.PushAttempts >= w.d.MaxRuns
-	// The outcome is recorded even when the job's context ended (a timeout,
-	// a shutdown): that is when it matters most.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
-	defer cancel()
-	if !pe.permanent && !last {
-		log.Warn("application push will be retried", "step", pe.step, "err", err)
-		if rerr := st.noteRetry(rctx, a, pe.message); rerr != nil && !errors.Is(rerr, errMovedOn) {
-			log.Error("record push retry", "err", rerr)
-		}
-		return err
-	}
-	msg := pe.message
-	if !pe.permanent {
-		msg += " The portal tried " + timesText(a.PushAttempts) + " and stopped; submit again to retry."
-	}
-	log.Warn("application push stopped; back to the rep", "step", pe.step, "permanent", pe.permanent, "err", err)
-	if rerr := st.needsAttention(rctx, a, pe.step, msg); rerr != nil && !errors.Is(rerr, errMovedOn) {
-		// Not recorded: let River retry, which reaches this point again.
-		return errors.Join(err, rerr)
-	}
-	return river.JobCancel(err)
+	return n, nil
 }
 
-// push runs the steps not yet recorded on a.
-func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Application) error {
-	if w.d.Upstream == nil {
-		return permanentFailure(stepStart, "The portal has no connection to the processor configured. An admin needs to set the upstream settings; then submit again.", errNoUpstream)
+// pushGuard selects the row of the submission a (by id, $1, and submission count, $2)
+// while its push is under way.
+const pushGuard = `id = $1 AND submission_count = $2 AND status = 'submitting' AND deleted_at IS NULL`
+
+// BeginPush counts one more run of the push of submission n and returns the
+// application, or ErrNoMatch when that submission is no longer being pushed.
+func (s *Store) BeginPush(ctx context.Context, q database.Querier, id uuid.UUID, n int, now time.Time) (*models.Application, error) {
+	a, err := one(ctx, s.on(q), "begin push", `UPDATE applications
+		SET push_attempts = push_attempts + 1, push_started_at = coalesce(push_started_at, $3)
+		WHERE `+pushGuard+` RETURNING `+columns, id, n, now)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, ErrNoMatch
 	}
-	upID := deref(a.UpstreamApplicationID)
-	if upID == "" {
-		var err error
-		upID, err = w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
-			ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
-		})
-		if err != nil {
-			return stepFailed(stepStart, err)
-		}
-		if err := st.started(ctx, a, upID); err != nil {
-			return err
-		}
-	}
-	notResent := false
-	if a.DataSentAt == nil {
-		data, err := w.d.Sealer.OpenSnapshot(a)
-		if err != nil {
-			return permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
-		}
-		if err := w.d.Upstream.PatchApplication(ctx, upID, data); err != nil {
-			if !w.alreadyLinked(ctx, upID, err) {
-				return stepFailed(stepData, err)
-			}
-			// Documents can still be added; the link below is the existing one.
-			notResent = true
-		} else if err := st.dataSent(ctx, a); err != nil {
-			return err
-		}
-	}
-	if a.DocumentsSentAt == nil {
-		if err := w.sendDocuments(ctx, st, a, upID); err != nil {
-			return err
-		}
-	}
-	link, err := w.d.Upstream.CreateLink(ctx, upID)
+	return a, err
+}
+
+// SetUpstreamID stores the upstream application's id (once: a second, different id is
+// refused).
+func (s *Store) SetUpstreamID(ctx context.Context, q database.Querier, a *models.Application, upID string, now time.Time) error {
+	return s.update(ctx, q, "record upstream application id", `UPDATE applications
+		SET upstream_application_id = $3, upstream_started_at = $4
+		WHERE `+pushGuard+` AND (upstream_application_id IS NULL OR upstream_application_id = $3)`,
+		a.ID, a.SubmissionCount, upID, now)
+}
+
+// MarkDataSent records that the data was PATCHed.
+func (s *Store) MarkDataSent(ctx context.Context, q database.Querier, a *models.Application, now time.Time) error {
+	return s.update(ctx, q, "record data sent", `UPDATE applications SET data_sent_at = $3 WHERE `+pushGuard, a.ID, a.SubmissionCount, now)
+}
+
+// MarkDocumentsSent records that the upstream holds every document.
+func (s *Store) MarkDocumentsSent(ctx context.Context, q database.Querier, a *models.Application, now time.Time) error {
+	return s.update(ctx, q, "record documents sent", `UPDATE applications SET documents_sent_at = $3 WHERE `+pushGuard, a.ID, a.SubmissionCount, now)
+}
+
+// NoteRetry keeps the reason of a failed run that will be retried.
+func (s *Store) NoteRetry(ctx context.Context, q database.Querier, a *models.Application, message string) error {
+	return s.update(ctx, q, "record push retry", `UPDATE applications SET last_error = $3 WHERE `+pushGuard, a.ID, a.SubmissionCount, message)
+}
+
+// NeedsAttention hands the application back to the rep with message.
+func (s *Store) NeedsAttention(ctx context.Context, q database.Querier, a *models.Application, message string, now time.Time) error {
+	return s.update(ctx, q, "hand application back to the rep", `UPDATE applications
+		SET status = 'needs_attention', last_error = $3, push_finished_at = $4, updated_at = $4
+		WHERE `+pushGuard, a.ID, a.SubmissionCount, message, now)
+}
+
+// Link is what the last step of a push stores.
+type Link struct {
+	URL, OpenToken string
+	// Note stays on the application as its last error; nil clears it.
+	Note *string
+	At   time.Time
+}
+
+// Linked stores the link and locks the application.
+func (s *Store) Linked(ctx context.Context, q database.Querier, a *models.Application, l Link) error {
+	return s.update(ctx, q, "record hand-off link", `UPDATE applications
+		SET status = 'linked', handoff_link = $3, linked_at = $4, open_token = $5, last_error = $6,
+		    push_finished_at = $4, updated_at = $4
+		WHERE `+pushGuard, a.ID, a.SubmissionCount, l.URL, l.At, l.OpenToken, l.Note)
+}
+
+// InFlight is a submission being pushed.
+type InFlight struct {
+	ID         uuid.UUID
+	Submission int
+}
+
+// Submitting lists the applications in submitting, the oldest change first.
+func (s *Store) Submitting(ctx context.Context, q database.Querier) ([]InFlight, error) {
+	rows, err := s.on(q).Query(ctx, `SELECT id, submission_count FROM applications
+		WHERE status = 'submitting' AND deleted_at IS NULL ORDER BY updated_at`)
 	if err != nil {
-		return stepFailed(stepLink, err)
+		return nil, fmt.Errorf("list submissions in flight: %w", err)
 	}
-	return w.finish(ctx, st, a, link, notResent)
-}
-
-// alreadyLinked reports whether a PATCH was refused (409) because the link
-// exists upstream, which refuses PATCH from then on. That happens only when an
-// earlier run created the link but never recorded it (its answer was lost, the
-// push stopped, the rep resubmitted); that link is then the hand-off, and the
-// merchant corrects the details upstream.
-func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr error) bool {
-	var ue *upstream.Error
-	if !errors.As(patchErr, &ue) || ue.StatusCode != http.StatusConflict {
-		return false
-	}
-	link, err := w.d.Upstream.GetLink(ctx, upID)
-	return err == nil && link != ""
-}
-
-// sendDocuments uploads the documents the upstream does not hold yet.
-func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string) error {
-	docs, err := st.documents(ctx, a.ID)
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[InFlight])
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("list submissions in flight: %w", err)
 	}
-	if len(docs) > 0 {
-		if w.d.Documents == nil {
-			return permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
-		}
-		var failed *DocumentOutcome
-		for _, o := range w.d.Documents.SendDocuments(ctx, upID, docs, w.d.DocumentConcurrency) {
-			if o.Err == nil {
-				continue
-			}
-			// Report a permanent failure first: it needs the rep either way.
-			if failed == nil || (o.Permanent && !failed.Permanent) {
-				failed = &o
-			}
-		}
-		if failed != nil {
-			msg := "Document “" + failed.Document.DisplayName + "”: " + failed.Reason
-			return &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
-		}
-	}
-	return st.documentsSent(ctx, a)
+	return out, nil
 }
 
-// finish records the link, locks the application and queues the e-mail to
-// the merchant, all in one transaction.
-func (w *PushWorker) finish(ctx context.Context, st *pushStore, a *models.Application, link string, dataNotResent bool) error {
-	token, err := NewOpenToken()
-	if err != nil {
-		return err
-	}
-	msg, err := w.handoff.message(ctx, a, token)
-	if errors.Is(err, errNoContactEmail) {
-		// Validation makes this unreachable; the link still goes to the rep.
-		w.d.Log.Error("hand-off e-mail not queued", "application_id", a.ID, "err", err)
-		err = nil
-		msg.To = ""
+// RecordOpen notes that the merchant opened the link behind token: the first open sets
+// opened_at. It returns the application, its hand-off link and whether this was the first
+// open; models.ErrNotFound when no linked, live application carries the token.
+func (s *Store) RecordOpen(ctx context.Context, q database.Querier, token string, now time.Time) (uuid.UUID, string, bool, error) {
+	var (
+		id    uuid.UUID
+		link  string
+		first bool
+	)
+	err := s.on(q).QueryRow(ctx, `WITH prev AS (
+			SELECT id, opened_at FROM applications
+			WHERE open_token = $1 AND deleted_at IS NULL AND handoff_link IS NOT NULL
+			FOR UPDATE)
+		UPDATE applications a SET opened_at = coalesce(a.opened_at, $2)
+		FROM prev WHERE a.id = prev.id
+		RETURNING a.id, a.handoff_link, prev.opened_at IS NULL`, token, now).Scan(&id, &link, &first)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, "", false, models.ErrNotFound
 	}
 	if err != nil {
-		return err
+		return uuid.Nil, "", false, fmt.Errorf("record open: %w", err)
 	}
-	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
-		if msg.To == "" {
-			return nil
-		}
-		_, err := w.d.Outbox.Enqueue(ctx, tx, msg)
-		return err
-	})
+	return id, link, first, nil
 }
 
-// timesText is "once", "2 times", ...
-func timesText(n int) string {
-	if n == 1 {
-		return "once"
+// ShowUpstreamStatus shows the upstream's status on the application when it is newer
+// (by created, the upstream's time) than the one shown, and reports whether it did.
+func (s *Store) ShowUpstreamStatus(ctx context.Context, q database.Querier, id uuid.UUID, status string, created time.Time) (bool, error) {
+	tag, err := s.on(q).Exec(ctx, `UPDATE applications SET upstream_status = $2, upstream_status_at = $3
+		WHERE id = $1 AND (upstream_status_at IS NULL OR upstream_status_at < $3)`, id, status, created)
+	if err != nil {
+		return false, fmt.Errorf("update upstream status: %w", err)
 	}
-	return strconv.Itoa(n) + " times"
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+	return tag.RowsAffected() == 1, nil
 }

@@ -7,56 +7,96 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 )
 
-// errNoRows is the store's report that a conditional update matched nothing: the row moved
-// on (another version, already deleted or restored). The service words it for people.
-var errNoRows = errors.New("applications: no row matched")
+// ErrNoMatch is the store's report that a conditional update matched nothing: the row
+// moved on (another version, already deleted or restored, a later submission). The rooms
+// word it for people.
+var ErrNoMatch = errors.New("applications: no row matched")
 
-// Store reads and writes applications, their audit trail and what the workspace shows
-// beside them. Access rules live in the service (see LoadVisible); the store does what it is
-// told.
-type Store struct{ db *gorm.DB }
+// Store is the one place that reads and writes the applications table. Every method takes
+// a database.Querier: the pool (pass nil) or the pgx.Tx of a use case, which then also
+// records the audit entry and enqueues jobs, so that all of it commits or none does.
+// Access rules are the methods Visible and Editable; the writes do what they are told.
+type Store struct{ pool *pgxpool.Pool }
 
-// NewStore returns a store on db.
-func NewStore(db *gorm.DB) *Store { return &Store{db: db} }
+// NewStore returns a store on pool.
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
-// inTx runs fn with a store bound to one transaction.
-func (s *Store) inTx(ctx context.Context, fn func(tx *Store) error) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return fn(&Store{db: tx}) })
+// InTx runs fn in one transaction: the one transaction type of the portal.
+func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}
+
+func (s *Store) on(q database.Querier) database.Querier {
+	if q == nil {
+		return s.pool
+	}
+	return q
+}
+
+// columns are the columns of models.Application, in the order the struct declares them.
+const columns = `id, owner_id, status, legal_name, dba, contact_name, contact_email, draft, pricing_model_id,
+	version, submitted_pricing_code, submitted_snapshot, submitted_at, submitted_by, upstream_application_id,
+	upstream_started_at, data_sent_at, documents_sent_at, submission_count, push_attempts, push_started_at,
+	push_finished_at, handoff_link, linked_at, upstream_status, upstream_status_at, last_error, opened_at,
+	open_token, created_at, updated_at, deleted_at, deleted_by`
+
+// one reads the application a query returns, or models.ErrNotFound.
+func one(ctx context.Context, q database.Querier, what, sql string, args ...any) (*models.Application, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	a, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[models.Application])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, models.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return a, nil
+}
+
+// Get loads a live (not deleted) application whoever asks; rooms that act for a person
+// use Visible or Editable instead.
+func (s *Store) Get(ctx context.Context, q database.Querier, id uuid.UUID) (*models.Application, error) {
+	return one(ctx, s.on(q), "load application", `SELECT `+columns+` FROM applications WHERE id = $1 AND deleted_at IS NULL`, id)
+}
+
+// Deleted loads a soft-deleted application; any other id is models.ErrNotFound.
+func (s *Store) Deleted(ctx context.Context, q database.Querier, id uuid.UUID) (*models.Application, error) {
+	return one(ctx, s.on(q), "load deleted application", `SELECT `+columns+` FROM applications WHERE id = $1 AND deleted_at IS NOT NULL`, id)
 }
 
 // Insert stores a new application.
-func (s *Store) Insert(ctx context.Context, a *models.Application) error {
-	if err := s.db.WithContext(ctx).Create(a).Error; err != nil {
+func (s *Store) Insert(ctx context.Context, q database.Querier, a *models.Application) error {
+	_, err := s.on(q).Exec(ctx, `INSERT INTO applications (id, owner_id, status, legal_name, dba, contact_name,
+			contact_email, draft, pricing_model_id, version, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+		a.ID, a.OwnerID, string(a.Status), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, jsonText(a.Draft),
+		a.PricingModelID, a.Version, a.CreatedAt, a.UpdatedAt)
+	if err != nil {
 		return fmt.Errorf("insert application: %w", err)
 	}
 	return nil
 }
 
 // UpdateDraft writes the draft of a, its searchable copies and its pricing model, if the row
-// still has a.Version; it then bumps the version. errNoRows means someone saved first.
-func (s *Store) UpdateDraft(ctx context.Context, a *models.Application, now time.Time) error {
-	res := s.db.WithContext(ctx).Model(&models.Application{}).
-		Where("id = ? AND version = ? AND deleted_at IS NULL", a.ID, a.Version).
-		Updates(map[string]any{
-			"draft":            a.Draft,
-			"legal_name":       a.LegalName,
-			"dba":              a.DBA,
-			"contact_name":     a.ContactName,
-			"contact_email":    a.ContactEmail,
-			"pricing_model_id": a.PricingModelID,
-			"version":          gorm.Expr("version + 1"),
-			"updated_at":       now,
-		})
-	if res.Error != nil {
-		return fmt.Errorf("update application draft: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return errNoRows
+// still has a.Version; it then bumps the version. ErrNoMatch means someone saved first.
+func (s *Store) UpdateDraft(ctx context.Context, q database.Querier, a *models.Application, now time.Time) error {
+	err := s.update(ctx, q, "update application draft", `UPDATE applications
+		SET draft = $3, legal_name = $4, dba = $5, contact_name = $6, contact_email = $7, pricing_model_id = $8,
+		    version = version + 1, updated_at = $9
+		WHERE id = $1 AND version = $2 AND deleted_at IS NULL`,
+		a.ID, a.Version, jsonText(a.Draft), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, a.PricingModelID, now)
+	if err != nil {
+		return err
 	}
 	a.Version++
 	a.UpdatedAt = now
@@ -64,114 +104,44 @@ func (s *Store) UpdateDraft(ctx context.Context, a *models.Application, now time
 }
 
 // SetOwner hands an application to another user.
-func (s *Store) SetOwner(ctx context.Context, id, ownerID uuid.UUID, now time.Time) error {
-	return s.update(ctx, "reassign application", s.db.Where("id = ? AND deleted_at IS NULL", id),
-		map[string]any{"owner_id": ownerID, "updated_at": now})
+func (s *Store) SetOwner(ctx context.Context, q database.Querier, id, ownerID uuid.UUID, now time.Time) error {
+	return s.update(ctx, q, "reassign application",
+		`UPDATE applications SET owner_id = $2, updated_at = $3 WHERE id = $1 AND deleted_at IS NULL`, id, ownerID, now)
 }
 
 // SoftDelete hides an application from everyone but the admins' deleted list.
-func (s *Store) SoftDelete(ctx context.Context, id, by uuid.UUID, now time.Time) error {
-	return s.update(ctx, "delete application", s.db.Where("id = ? AND deleted_at IS NULL", id),
-		map[string]any{"deleted_at": now, "deleted_by": by})
+func (s *Store) SoftDelete(ctx context.Context, q database.Querier, id, by uuid.UUID, now time.Time) error {
+	return s.update(ctx, q, "delete application",
+		`UPDATE applications SET deleted_at = $3, deleted_by = $2 WHERE id = $1 AND deleted_at IS NULL`, id, by, now)
 }
 
 // Restore undoes SoftDelete.
-func (s *Store) Restore(ctx context.Context, id uuid.UUID, now time.Time) error {
-	return s.update(ctx, "restore application", s.db.Where("id = ? AND deleted_at IS NOT NULL", id),
-		map[string]any{"deleted_at": nil, "deleted_by": nil, "updated_at": now})
+func (s *Store) Restore(ctx context.Context, q database.Querier, id uuid.UUID, now time.Time) error {
+	return s.update(ctx, q, "restore application",
+		`UPDATE applications SET deleted_at = NULL, deleted_by = NULL, updated_at = $2 WHERE id = $1 AND deleted_at IS NOT NULL`, id, now)
 }
 
-func (s *Store) update(ctx context.Context, what string, where *gorm.DB, values map[string]any) error {
-	res := where.WithContext(ctx).Model(&models.Application{}).Updates(values)
-	if res.Error != nil {
-		return fmt.Errorf("%s: %w", what, res.Error)
+// update runs a conditional UPDATE; ErrNoMatch when it changed no row.
+func (s *Store) update(ctx context.Context, q database.Querier, what, sql string, args ...any) error {
+	tag, err := s.on(q).Exec(ctx, sql, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	if res.RowsAffected == 0 {
-		return errNoRows
+	if tag.RowsAffected() == 0 {
+		return ErrNoMatch
 	}
 	return nil
 }
 
-// Deleted loads a soft-deleted application; any other id is models.ErrNotFound.
-func (s *Store) Deleted(ctx context.Context, id uuid.UUID) (*models.Application, error) {
-	var a models.Application
-	err := s.db.WithContext(ctx).Where("id = ? AND deleted_at IS NOT NULL", id).Take(&a).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, models.ErrNotFound
+// jsonText is a jsonb value as text, or NULL when empty.
+func jsonText(j models.JSON) *string {
+	if len(j) == 0 {
+		return nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("load deleted application: %w", err)
-	}
-	return &a, nil
+	s := string(j)
+	return &s
 }
 
-// AddEvent appends one entry to an application's audit trail.
-func (s *Store) AddEvent(ctx context.Context, e *models.ApplicationEvent) error {
-	if len(e.Details) == 0 {
-		e.Details = models.JSON("{}")
-	}
-	if e.Fields == nil {
-		e.Fields = []string{}
-	}
-	if err := s.db.WithContext(ctx).Create(e).Error; err != nil {
-		return fmt.Errorf("record application event %s: %w", e.Action, err)
-	}
-	return nil
-}
-
-// eventRow is an audit entry with the name of who acted.
-type eventRow struct {
-	models.ApplicationEvent
-	ActorName string
-}
-
-// Events returns the newest limit entries of an application's audit trail, newest first.
-func (s *Store) Events(ctx context.Context, appID uuid.UUID, limit int) ([]eventRow, error) {
-	var rows []eventRow
-	err := s.db.WithContext(ctx).Table("application_events AS e").
-		Select("e.*, COALESCE(NULLIF(u.name, ''), u.email, '') AS actor_name").
-		Joins("LEFT JOIN users u ON u.id = e.actor_id").
-		Where("e.application_id = ?", appID).
-		Order("e.created_at DESC, e.id DESC").Limit(limit).
-		Scan(&rows).Error
-	if err != nil {
-		return nil, fmt.Errorf("load application events: %w", err)
-	}
-	return rows, nil
-}
-
-// UploadedDocumentTypes lists the types of an application's documents that are not deleted.
-func (s *Store) UploadedDocumentTypes(ctx context.Context, appID uuid.UUID) ([]string, error) {
-	var types []string
-	err := s.db.WithContext(ctx).Model(&models.Document{}).
-		Where("application_id = ? AND deleted_at IS NULL", appID).
-		Distinct().Pluck("doc_type", &types).Error
-	if err != nil {
-		return nil, fmt.Errorf("load document types: %w", err)
-	}
-	return types, nil
-}
-
-// Users lists every user by name, for the admins' owner filter and reassignment.
-func (s *Store) Users(ctx context.Context) ([]models.User, error) {
-	var users []models.User
-	err := s.db.WithContext(ctx).Select("id", "email", "name", "role", "active").
-		Order("lower(COALESCE(NULLIF(name, ''), email))").Find(&users).Error
-	if err != nil {
-		return nil, fmt.Errorf("list users: %w", err)
-	}
-	return users, nil
-}
-
-// User loads one user.
-func (s *Store) User(ctx context.Context, id uuid.UUID) (*models.User, error) {
-	var u models.User
-	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&u).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, models.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load user: %w", err)
-	}
-	return &u, nil
-}
+// Querier returns the pool, for reads outside a transaction by rooms that take a
+// database.Querier (the audit history).
+func (s *Store) Querier() database.Querier { return s.pool }

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -16,7 +16,7 @@ type usersPage struct {
 	Users []models.User
 	Form  NewUser
 	// Errors of the create form, by field.
-	Errors FieldErrors
+	Errors apperr.FieldErrors
 	// Shown once after creating a user or resetting a password.
 	IssuedPassword *issuedPassword
 	// Invite keeps the "send an invitation" choice after a refused form.
@@ -41,7 +41,7 @@ func (h *Handlers) CreateUser(c echo.Context) error {
 		return h.inviteUser(c, in)
 	}
 	u, password, err := h.service.CreateUser(c.Request().Context(), in)
-	var verr *ValidationError
+	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		return h.renderUsers(c, http.StatusUnprocessableEntity, usersPage{Form: in, Errors: verr.Fields})
 	}
@@ -65,7 +65,7 @@ func (h *Handlers) ReactivateUser(c echo.Context) error {
 }
 
 func (h *Handlers) setActive(c echo.Context, active bool, message string) error {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return apperr.New(apperr.KindNotFound, "No such user.")
 	}
@@ -78,7 +78,7 @@ func (h *Handlers) setActive(c echo.Context, active bool, message string) error 
 
 // ResetUserPassword issues a new generated password, shown once.
 func (h *Handlers) ResetUserPassword(c echo.Context) error {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return apperr.New(apperr.KindNotFound, "No such user.")
 	}
@@ -110,7 +110,7 @@ func (h *Handlers) inviteUser(c echo.Context, in NewUser) error {
 	ctx := c.Request().Context()
 	actor := view.CurrentUser(c)
 	u, token, expires, err := h.service.Invite(ctx, actor, in)
-	var verr *ValidationError
+	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		return h.renderUsers(c, http.StatusUnprocessableEntity, usersPage{Form: in, Errors: verr.Fields, Invite: true})
 	}
@@ -136,7 +136,7 @@ func (h *Handlers) ShowInvitation(c echo.Context) error {
 // AcceptInvitation sets the invited user's password and signs them in.
 func (h *Handlers) AcceptInvitation(c echo.Context) error {
 	u, err := h.service.AcceptInvitation(c.Request().Context(), c.Param("token"), c.FormValue("new_password"), c.FormValue("confirm_password"))
-	var verr *ValidationError
+	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		invited, lerr := h.service.InvitedUser(c.Request().Context(), c.Param("token"))
 		if lerr != nil {
@@ -153,5 +153,5 @@ func (h *Handlers) AcceptInvitation(c echo.Context) error {
 
 type invitationPage struct {
 	Email  string
-	Errors FieldErrors
+	Errors apperr.FieldErrors
 }

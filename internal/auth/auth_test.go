@@ -16,6 +16,7 @@ import (
 )
 
 func TestLoginSuccessShowsDashboard(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	c := env.Client(t)
@@ -32,6 +33,7 @@ func TestLoginSuccessShowsDashboard(t *testing.T) {
 }
 
 func TestLoginFailureNeverRevealsWhetherEmailExists(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	for _, email := range []string{"rep@example.com", "nobody@example.com"} {
@@ -46,6 +48,7 @@ func TestLoginFailureNeverRevealsWhetherEmailExists(t *testing.T) {
 }
 
 func TestThrottlePerAccountAndPerAddress(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t, apptest.WithThrottle(auth.ThrottleLimits{Window: 15 * time.Minute, PerAccount: 3, PerAddress: 5}))
 	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	c := env.Client(t)
@@ -73,6 +76,7 @@ func TestThrottlePerAccountAndPerAddress(t *testing.T) {
 }
 
 func TestLogoutEndsSession(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	c := env.Client(t)
@@ -87,6 +91,7 @@ func TestLogoutEndsSession(t *testing.T) {
 }
 
 func TestDeactivatedUserLosesAccessImmediately(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	rep, repPW := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
@@ -111,6 +116,7 @@ func TestDeactivatedUserLosesAccessImmediately(t *testing.T) {
 }
 
 func TestCSRFMissingOrWrongTokenIsRefusedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	c := env.Client(t)
@@ -142,6 +148,7 @@ func TestCSRFMissingOrWrongTokenIsRefusedAndChangesNothing(t *testing.T) {
 
 // Every route under /admin, including ones added later, must refuse a sales rep.
 func TestSalesRepGets403OnEveryAdminRoute(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	c := env.Client(t)
@@ -172,6 +179,7 @@ func TestSalesRepGets403OnEveryAdminRoute(t *testing.T) {
 }
 
 func TestAdminCreatesRepWhoMustChangeGeneratedPassword(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	admin := env.Client(t)
@@ -210,6 +218,7 @@ func TestAdminCreatesRepWhoMustChangeGeneratedPassword(t *testing.T) {
 }
 
 func TestAdminResetPasswordEndsSessions(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	rep, repPW := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
@@ -228,6 +237,7 @@ func TestAdminResetPasswordEndsSessions(t *testing.T) {
 }
 
 func TestAdminCannotDeactivateSelf(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	admin, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	c := env.Client(t)
@@ -240,6 +250,7 @@ func TestAdminCannotDeactivateSelf(t *testing.T) {
 }
 
 func TestUnknownPageIs404WithoutInternals(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	res := env.Client(t).Get("/no/such/page")
 	if res.Status != http.StatusNotFound || strings.Contains(res.Body, "goroutine") || !strings.Contains(res.Body, "Not Found") {
@@ -266,6 +277,7 @@ func between(s, start, end string) string {
 }
 
 func TestOldLoginFailuresArePruned(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c := env.Client(t)
 	c.PostForm("/login", url.Values{"email": {"someone@example.com"}, "password": {"wrong-password-1"}})
@@ -284,6 +296,7 @@ func TestOldLoginFailuresArePruned(t *testing.T) {
 
 // After sign-in the portal only ever redirects to its own pages.
 func TestLoginRedirectStaysOnThisSite(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	for next, want := range map[string]string{

@@ -12,6 +12,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -92,7 +93,7 @@ func (h *Handlers) Logout(c echo.Context) error {
 
 type passwordPage struct {
 	Forced bool
-	Errors FieldErrors
+	Errors apperr.FieldErrors
 }
 
 // ShowChangePassword renders the form to change one's own password.
@@ -106,7 +107,7 @@ func (h *Handlers) ShowChangePassword(c echo.Context) error {
 func (h *Handlers) ChangePassword(c echo.Context) error {
 	u := view.CurrentUser(c)
 	err := h.service.ChangePassword(c.Request().Context(), u, c.FormValue("current_password"), c.FormValue("new_password"), c.FormValue("confirm_password"))
-	var verr *ValidationError
+	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		return h.views.Page(c, http.StatusUnprocessableEntity, "auth/password", "Change password", passwordPage{Forced: u.MustChangePassword, Errors: verr.Fields})
 	}

@@ -117,7 +117,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, confirm
 			}
 			return err
 		}
-		errs := FieldErrors{}
+		errs := apperr.FieldErrors{}
 		if msg := CheckPasswordStrength(password, u.Email); msg != "" {
 			errs["new_password"] = msg
 		}
@@ -125,7 +125,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, confirm
 			errs["confirm_password"] = "The two passwords do not match."
 		}
 		if len(errs) > 0 {
-			return &ValidationError{Fields: errs}
+			return &apperr.ValidationError{Fields: errs}
 		}
 		hash, err := s.hashPassword(ctx, password)
 		if err != nil {

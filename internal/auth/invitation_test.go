@@ -38,6 +38,7 @@ func invite(t *testing.T, env *apptest.Env, admin *apptest.Client, address strin
 }
 
 func TestInvitedUserChoosesTheirPasswordOnce(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	admin := env.Client(t)
@@ -73,6 +74,7 @@ func TestInvitedUserChoosesTheirPasswordOnce(t *testing.T) {
 }
 
 func TestInvitationExpiresAfter72Hours(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	admin := env.Client(t)
@@ -90,6 +92,7 @@ func TestInvitationExpiresAfter72Hours(t *testing.T) {
 }
 
 func TestInvitationOfAnExistingEmailIsRefusedAtTheField(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	admin := env.Client(t)

@@ -9,6 +9,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -76,7 +77,7 @@ func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		u := view.CurrentUser(c)
 		if u == nil {
-			if c.Request().Header.Get("HX-Request") == "true" {
+			if httpx.IsHTMX(c) {
 				// No redirect: navigating away would throw away what the rep
 				// typed. The page shows this beside Save and keeps the values.
 				return c.String(http.StatusUnauthorized, SessionEndedMessage)

@@ -179,20 +179,12 @@ type NewUser struct {
 	Password string // empty: a password is generated and must be changed at first sign-in
 }
 
-// FieldErrors maps form field names to messages.
-type FieldErrors map[string]string
-
-// ValidationError carries the messages of a rejected form, keyed by field.
-type ValidationError struct{ Fields FieldErrors }
-
-func (e *ValidationError) Error() string { return "invalid input" }
-
 // CreateUser validates and stores a new user, returning the password to hand
 // over when one was generated.
 func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, string, error) {
 	in.Email = strings.TrimSpace(in.Email)
 	in.Name = strings.TrimSpace(in.Name)
-	errs := FieldErrors{}
+	errs := apperr.FieldErrors{}
 	if addr, err := mail.ParseAddress(in.Email); err != nil || addr.Address != in.Email {
 		errs["email"] = "Enter an e-mail address like name@example.com."
 	}
@@ -209,7 +201,7 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, str
 		errs["password"] = msg
 	}
 	if len(errs) > 0 {
-		return nil, "", &ValidationError{Fields: errs}
+		return nil, "", &apperr.ValidationError{Fields: errs}
 	}
 	hash, err := s.hashPassword(ctx, in.Password)
 	if err != nil {
@@ -222,7 +214,7 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, str
 	}
 	if err := s.users.Create(ctx, u); err != nil {
 		if errors.Is(err, ErrEmailTaken) {
-			return nil, "", &ValidationError{Fields: FieldErrors{"email": "A user with this e-mail address already exists."}}
+			return nil, "", &apperr.ValidationError{Fields: apperr.FieldErrors{"email": "A user with this e-mail address already exists."}}
 		}
 		return nil, "", err
 	}
@@ -254,7 +246,7 @@ func (s *Service) ResetPassword(ctx context.Context, id uuid.UUID) (string, erro
 
 // ChangePassword replaces a user's own password after checking the current one.
 func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, next, confirm string) error {
-	errs := FieldErrors{}
+	errs := apperr.FieldErrors{}
 	if ok, err := s.checkPassword(ctx, u.PasswordHash, current); err != nil {
 		return err
 	} else if !ok {
@@ -269,7 +261,7 @@ func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, n
 		errs["confirm_password"] = "The two new passwords do not match."
 	}
 	if len(errs) > 0 {
-		return &ValidationError{Fields: errs}
+		return &apperr.ValidationError{Fields: errs}
 	}
 	hash, err := s.hashPassword(ctx, next)
 	if err != nil {
@@ -290,7 +282,7 @@ func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (crea
 	}
 	_, generated, err = s.CreateUser(ctx, NewUser{Email: email, Name: "Administrator", Role: models.RoleAdmin, Password: password})
 	if err != nil {
-		var ve *ValidationError
+		var ve *apperr.ValidationError
 		if errors.As(err, &ve) {
 			return false, "", fmt.Errorf("admin user: %v", ve.Fields)
 		}

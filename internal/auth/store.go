@@ -52,7 +52,7 @@ func (s *Store) List(ctx context.Context) ([]models.User, error) {
 	return users, err
 }
 
-// ListActiveReps returns active sales reps and admins that can own applications.
+// ListActive returns active sales reps and admins that can own applications.
 func (s *Store) ListActive(ctx context.Context) ([]models.User, error) {
 	var users []models.User
 	err := s.db.WithContext(ctx).Where("active").Order("lower(email)").Find(&users).Error

@@ -55,7 +55,7 @@ func (e env) serve(ctx context.Context) error {
 		}
 	}
 
-	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.ListenAddr)
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,7 @@ func TestUnknownCommandPrintsUsage(t *testing.T) {
 // Stopping serve (SIGTERM cancels its context) lets a request already under
 // way finish before the process exits.
 func TestServeFinishesInFlightRequestsOnShutdown(t *testing.T) {
+	t.Parallel()
 	_, dbURL := testdb.NewWithURL(t)
 	addr := freeAddr(t)
 	ctx, stop := context.WithCancel(context.Background())

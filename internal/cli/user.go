@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/models"
 )
@@ -30,7 +31,7 @@ func (e env) user(ctx context.Context, args []string) error {
 	defer db.Close()
 	svc := auth.NewService(db.Gorm, auth.Options{Log: log})
 	u, password, err := svc.CreateUser(ctx, auth.NewUser{Email: *email, Name: *name, Role: models.Role(*role)})
-	var verr *auth.ValidationError
+	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		for field, msg := range verr.Fields {
 			fmt.Fprintf(e.stderr, "--%s: %s\n", field, msg)

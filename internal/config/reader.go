@@ -54,7 +54,7 @@ func (r *reader) secret(name, def string) string {
 	return def
 }
 
-func (r *reader) integer(name string, def, min, max int) int {
+func (r *reader) integer(name string, def, lowest, highest int) int {
 	v, ok := r.raw(name)
 	if !ok || v == "" {
 		return def
@@ -64,8 +64,8 @@ func (r *reader) integer(name string, def, min, max int) int {
 		r.fail(name, fmt.Sprintf("must be a whole number, not %q", v))
 		return def
 	}
-	if n < min || n > max {
-		r.fail(name, fmt.Sprintf("must be between %d and %d, not %d", min, max, n))
+	if n < lowest || n > highest {
+		r.fail(name, fmt.Sprintf("must be between %d and %d, not %d", lowest, highest, n))
 		return def
 	}
 	return n

@@ -9,6 +9,7 @@ import (
 )
 
 func TestMigrationsUpDownUpOnEmptyDatabase(t *testing.T) {
+	t.Parallel()
 	db, _ := testdb.NewEmpty(t)
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
@@ -45,6 +46,7 @@ func TestMigrationsUpDownUpOnEmptyDatabase(t *testing.T) {
 }
 
 func TestConcurrentMigrateUpAppliesOnce(t *testing.T) {
+	t.Parallel()
 	db, _ := testdb.NewEmpty(t)
 	ctx := context.Background()
 	errs := make(chan error, 3)

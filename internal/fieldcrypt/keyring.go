@@ -76,11 +76,11 @@ func NewKeyRing(activeKeyID string, keys map[string][]byte) (*KeyRing, error) {
 		}
 		block, err := aes.NewCipher(key)
 		if err != nil {
-			return nil, fmt.Errorf("%w: key %q: %v", ErrInvalidKey, id, err)
+			return nil, fmt.Errorf("%w: key %q: %w", ErrInvalidKey, id, err)
 		}
 		aead, err := cipher.NewGCM(block)
 		if err != nil {
-			return nil, fmt.Errorf("%w: key %q: %v", ErrInvalidKey, id, err)
+			return nil, fmt.Errorf("%w: key %q: %w", ErrInvalidKey, id, err)
 		}
 		ring.aeads[id] = aead
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -68,7 +69,7 @@ type showPage struct {
 // the HTML came from a template, not from the recipient, so its source is what
 // an admin needs to check).
 func (h *Handlers) Show(c echo.Context) error {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return apperr.New(apperr.KindNotFound, "No such message.")
 	}
@@ -81,7 +82,7 @@ func (h *Handlers) Show(c echo.Context) error {
 
 // Resend queues a fresh copy of a message and shows the copy.
 func (h *Handlers) Resend(c echo.Context) error {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
 		return apperr.New(apperr.KindNotFound, "No such message.")
 	}

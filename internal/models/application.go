@@ -64,16 +64,18 @@ type Application struct {
 // may change values, upstream.
 func (a *Application) Locked() bool { return a.HandoffLink != nil && *a.HandoffLink != "" }
 
-// ApplicationEvent is one entry of an application's audit trail. Fields names the
-// changed fields, never the values of personal data.
-type ApplicationEvent struct {
-	ID            int64      `gorm:"primaryKey"`
-	ApplicationID uuid.UUID  `gorm:"type:uuid"`
-	ActorID       *uuid.UUID `gorm:"type:uuid"`
-	Action        string
-	Fields        pq.StringArray `gorm:"type:text[]"`
-	Details       JSON           `gorm:"type:jsonb"`
-	CreatedAt     time.Time
+// AuditEvent is one entry of the audit trail (audit_events), about the subject
+// SubjectKind/SubjectID. Fields names the changed fields, never the values of personal
+// data. Only the audit room writes it; tests read it.
+type AuditEvent struct {
+	ID          int64 `gorm:"primaryKey"`
+	SubjectKind string
+	SubjectID   uuid.UUID  `gorm:"type:uuid"`
+	ActorID     *uuid.UUID `gorm:"type:uuid"`
+	Action      string
+	Fields      pq.StringArray `gorm:"type:text[]"`
+	Details     JSON           `gorm:"type:jsonb"`
+	CreatedAt   time.Time
 }
 
 // Document is a supporting file attached to an application.

@@ -41,19 +41,9 @@ func formFromModel(m *models.PricingModel) Form {
 func (f Form) Input() Input {
 	return Input{
 		Name: f.Name, Description: f.Description, UpstreamCode: f.Code,
-		DevicePurchased: f.Device == "yes", FeeSummary: f.FeeSummary,
+		DevicePurchased: f.Device == "yes", DeviceUnanswered: f.Device != "yes" && f.Device != "no", FeeSummary: f.FeeSummary,
 		RequiredDocumentTypes: f.Documents, Active: f.Active,
 	}
-}
-
-// Validate checks what only the form can get wrong; the service checks the
-// rest. The yes/no question has no default, so that it is answered on purpose.
-func (f Form) Validate() FieldErrors {
-	errs := FieldErrors{}
-	if f.Device != "yes" && f.Device != "no" {
-		errs[FieldDevicePurchased] = "Choose whether the merchant buys a payment device."
-	}
-	return errs
 }
 
 // HasDocument reports whether the document type is ticked.

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/documents"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -27,10 +28,10 @@ func NewHandlers(service *Service, views *view.Renderer) *Handlers {
 type formPage struct {
 	Model         *models.PricingModel // nil on the new page
 	Form          Form
-	Errors        FieldErrors
+	Errors        apperr.FieldErrors
 	Problem       string // a message about the whole page, e.g. a refused restore
 	History       []HistoryEntry
-	DocumentTypes []DocumentType
+	DocumentTypes []documents.DocumentType
 }
 
 // List shows current and archived models.
@@ -53,18 +54,10 @@ func (h *Handlers) Create(c echo.Context) error {
 	if err := c.Bind(&f); err != nil {
 		return err
 	}
-	errs, err := h.check(c, uuid.Nil, f)
-	if err != nil {
-		return err
-	}
-	page := &formPage{Form: f, Errors: errs}
-	if len(errs) > 0 {
-		return h.renderForm(c, http.StatusUnprocessableEntity, page)
-	}
+	page := &formPage{Form: f}
 	m, err := h.service.Create(c.Request().Context(), view.CurrentUser(c), f.Input())
-	var verr *ValidationError
-	if errors.As(err, &verr) {
-		page.Errors = verr.Fields
+	if errs, ok := apperr.FieldsOf(err); ok {
+		page.Errors = errs
 		return h.renderForm(c, http.StatusUnprocessableEntity, page)
 	}
 	if err != nil {
@@ -93,19 +86,12 @@ func (h *Handlers) Update(c echo.Context) error {
 	if err := c.Bind(&f); err != nil {
 		return err
 	}
-	errs, err := h.check(c, m.ID, f)
-	if err != nil {
-		return err
-	}
-	page := &formPage{Model: m, Form: f, Errors: errs}
-	if len(errs) > 0 {
-		return h.renderForm(c, http.StatusUnprocessableEntity, page)
-	}
+	page := &formPage{Model: m, Form: f}
 	saved, err := h.service.Update(c.Request().Context(), view.CurrentUser(c), m.ID, f.Version, f.Input())
-	var verr *ValidationError
+	errs, invalid := apperr.FieldsOf(err)
 	switch {
-	case errors.As(err, &verr):
-		page.Errors = verr.Fields
+	case invalid:
+		page.Errors = errs
 		return h.renderForm(c, http.StatusUnprocessableEntity, page)
 	case errors.Is(err, ErrStale), errors.Is(err, ErrArchived):
 		// Keep what the admin typed, on top of the current version, so that
@@ -123,30 +109,17 @@ func (h *Handlers) Update(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/admin/pricing")
 }
 
-// check returns every problem of the form at once: the form's own and the
-// service's, a code already in use included.
-func (h *Handlers) check(c echo.Context, id uuid.UUID, f Form) (FieldErrors, error) {
-	errs, err := h.service.Validate(c.Request().Context(), id, f.Input())
-	if err != nil {
-		return nil, err
-	}
-	for field, msg := range f.Validate() {
-		errs[field] = msg
-	}
-	return errs, nil
-}
-
 // load reads the model named by the :id path parameter.
 func (h *Handlers) load(c echo.Context) (*models.PricingModel, error) {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
-		return nil, models.ErrNotFound
+		return nil, err
 	}
 	return h.service.Get(c.Request().Context(), id)
 }
 
 func (h *Handlers) renderForm(c echo.Context, status int, page *formPage) error {
-	page.DocumentTypes = DocumentTypes
+	page.DocumentTypes = documents.DocumentTypes
 	title := "New pricing model"
 	if page.Model != nil {
 		title = page.Model.Name

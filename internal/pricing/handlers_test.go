@@ -244,6 +244,7 @@ func TestModelInUseCannotBeDeleted(t *testing.T) {
 }
 
 func TestSalesRepGets403OnEveryPricingRoute(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	admin := env.Client(t)

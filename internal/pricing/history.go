@@ -89,7 +89,7 @@ func (h HistoryEntry) FieldList() string { return strings.Join(h.Fields, ", ") }
 
 // History returns a model's audit trail, newest first.
 func (s *Service) History(ctx context.Context, id uuid.UUID) ([]HistoryEntry, error) {
-	rows, err := s.store.Events(ctx, id)
+	rows, err := s.store.events(ctx, id)
 	if err != nil {
 		return nil, err
 	}

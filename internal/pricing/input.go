@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -43,20 +45,16 @@ var fieldLabels = map[string]string{
 	FieldActive:            "offered to reps",
 }
 
-// FieldErrors maps field names to messages shown beside the fields.
-type FieldErrors map[string]string
-
-// ValidationError carries the messages of a rejected pricing model, by field.
-type ValidationError struct{ Fields FieldErrors }
-
-func (e *ValidationError) Error() string { return "invalid pricing model" }
-
 // Input is what an admin supplies to create or change a pricing model.
 type Input struct {
-	Name                  string
-	Description           string
-	UpstreamCode          string
-	DevicePurchased       bool
+	Name            string
+	Description     string
+	UpstreamCode    string
+	DevicePurchased bool
+	// DeviceUnanswered says the form's yes/no question about the device was left
+	// unanswered, which it must not be: the question has no default, so that it is
+	// answered on purpose.
+	DeviceUnanswered      bool
 	FeeSummary            string
 	RequiredDocumentTypes []string
 	Active                bool
@@ -70,13 +68,13 @@ func (in Input) normalized() Input {
 	in.UpstreamCode = strings.TrimSpace(in.UpstreamCode)
 	in.FeeSummary = strings.TrimSpace(in.FeeSummary)
 	docs := []string{}
-	for _, d := range DocumentTypes {
+	for _, d := range documents.DocumentTypes {
 		if slices.Contains(in.RequiredDocumentTypes, d.Code) {
 			docs = append(docs, d.Code)
 		}
 	}
 	for _, code := range in.RequiredDocumentTypes {
-		if !IsDocumentType(code) && !slices.Contains(docs, code) {
+		if !documents.IsDocumentType(code) && !slices.Contains(docs, code) {
 			docs = append(docs, code) // kept so that Validate reports it
 		}
 	}
@@ -85,8 +83,8 @@ func (in Input) normalized() Input {
 }
 
 // Validate checks a normalized input and returns the problems by field.
-func (in Input) Validate() FieldErrors {
-	errs := FieldErrors{}
+func (in Input) Validate() apperr.FieldErrors {
+	errs := apperr.FieldErrors{}
 	switch {
 	case in.Name == "":
 		errs[FieldName] = "Enter a name that reps will recognise."
@@ -102,6 +100,9 @@ func (in Input) Validate() FieldErrors {
 	case !codePattern.MatchString(in.UpstreamCode):
 		errs[FieldUpstreamCode] = "Use 2 to 64 letters, digits, dashes (-), underscores (_) or dots (.), exactly as the upstream issued it."
 	}
+	if in.DeviceUnanswered {
+		errs[FieldDevicePurchased] = "Choose whether the merchant buys a payment device."
+	}
 	switch {
 	case in.FeeSummary == "":
 		errs[FieldFeeSummary] = "Enter a short fee summary for reps, for example \"2.9% + $0.30 per transaction\"."
@@ -109,7 +110,7 @@ func (in Input) Validate() FieldErrors {
 		errs[FieldFeeSummary] = "Keep the fee summary to 300 characters or fewer; put details in the description."
 	}
 	for _, code := range in.RequiredDocumentTypes {
-		if !IsDocumentType(code) {
+		if !documents.IsDocumentType(code) {
 			errs[FieldRequiredDocuments] = "Choose document types from the list."
 			break
 		}

@@ -17,6 +17,7 @@ import (
 // An admin's new pricing model is offered to reps at once; once archived it is
 // no longer offered for new applications.
 func TestBrowserPricingModelOfferedThenArchived(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	_, repPW := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)

@@ -17,6 +17,7 @@ import (
 // An admin fills the new-model form with the keyboard alone, meets a taken
 // code, reads the message beside the field, fixes it and saves.
 func TestBrowserAdminCreatesModelWithTheKeyboard(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	admin, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	if _, err := env.App.Pricing.Create(context.Background(), admin, pricing.Input{

@@ -116,11 +116,11 @@ func (s *Service) InUse(ctx context.Context, id uuid.UUID) (bool, error) {
 	return n > 0, err
 }
 
-// Validate checks an input for the model id (uuid.Nil for a new one) and
-// returns the problems by field, including a code that a current model other
-// than id already uses. Create and Update check the same, so a form can show
-// every problem at once.
-func (s *Service) Validate(ctx context.Context, id uuid.UUID, in Input) (FieldErrors, error) {
+// validate checks an input for the model id (uuid.Nil for a new one) and
+// returns every problem at once, by field, as an *apperr.ValidationError,
+// including a code that a current model other than id already uses. It is the
+// one place pricing models are validated: Create and Update call it.
+func (s *Service) validate(ctx context.Context, id uuid.UUID, in Input) error {
 	in = in.normalized()
 	errs := in.Validate()
 	if errs[FieldUpstreamCode] == "" {
@@ -129,22 +129,10 @@ func (s *Service) Validate(ctx context.Context, id uuid.UUID, in Input) (FieldEr
 		case err == nil && other.ID != id:
 			errs[FieldUpstreamCode] = codeTakenMessage(other)
 		case err != nil && !errors.Is(err, models.ErrNotFound):
-			return nil, err
+			return err
 		}
 	}
-	return errs, nil
-}
-
-// validate is Validate as an error, for the use cases.
-func (s *Service) validate(ctx context.Context, id uuid.UUID, in Input) error {
-	errs, err := s.Validate(ctx, id, in)
-	if err != nil {
-		return err
-	}
-	if len(errs) > 0 {
-		return &ValidationError{Fields: errs}
-	}
-	return nil
+	return errs.Err()
 }
 
 func codeTakenMessage(other *models.PricingModel) string {
@@ -153,12 +141,12 @@ func codeTakenMessage(other *models.PricingModel) string {
 
 // codeTaken explains a code that the unique index refused, after a race the
 // check in Validate could not see, naming the current model that holds it.
-func (s *Service) codeTaken(ctx context.Context, code string) *ValidationError {
+func (s *Service) codeTaken(ctx context.Context, code string) error {
 	msg := "Another current pricing model already uses this code. Each code may belong to only one model that is not archived."
 	if other, err := s.store.currentByCode(ctx, code); err == nil {
 		msg = codeTakenMessage(other)
 	}
-	return &ValidationError{Fields: FieldErrors{FieldUpstreamCode: msg}}
+	return apperr.Invalid(FieldUpstreamCode, msg)
 }
 
 func actorID(actor *models.User) *uuid.UUID {

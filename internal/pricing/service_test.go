@@ -16,6 +16,7 @@ import (
 )
 
 func TestSelectableModelsForTheApplicationForm(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.user(t, "admin")
@@ -65,6 +66,7 @@ func TestSelectableModelsForTheApplicationForm(t *testing.T) {
 }
 
 func TestSnapshotCodeFollowsTheModelUntilSubmission(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.user(t, "admin")
@@ -95,6 +97,7 @@ func TestSnapshotCodeFollowsTheModelUntilSubmission(t *testing.T) {
 }
 
 func TestCodeIsUniqueAmongCurrentModelsEvenWhenAdminsRace(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.user(t, "admin")
@@ -110,11 +113,11 @@ func TestCodeIsUniqueAmongCurrentModelsEvenWhenAdminsRace(t *testing.T) {
 	wg.Wait()
 	created := 0
 	for _, err := range errs {
-		var verr *pricing.ValidationError
+		fields, invalid := apperr.FieldsOf(err)
 		switch {
 		case err == nil:
 			created++
-		case errors.As(err, &verr) && verr.Fields[pricing.FieldUpstreamCode] != "":
+		case invalid && fields[pricing.FieldUpstreamCode] != "":
 		default:
 			t.Fatalf("racing create: %v", err)
 		}
@@ -139,6 +142,7 @@ func TestCodeIsUniqueAmongCurrentModelsEvenWhenAdminsRace(t *testing.T) {
 }
 
 func TestEditingIsAuditedWithOldAndNewCode(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	alice, bob := f.user(t, "alice"), f.user(t, "bob")
@@ -193,6 +197,7 @@ func TestEditingIsAuditedWithOldAndNewCode(t *testing.T) {
 }
 
 func TestArchiveAndRestore(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.user(t, "admin")
@@ -241,6 +246,7 @@ func TestArchiveAndRestore(t *testing.T) {
 }
 
 func TestDeleteOnlyWhenUnused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.user(t, "admin")
@@ -270,6 +276,7 @@ func TestDeleteOnlyWhenUnused(t *testing.T) {
 }
 
 func TestSeedExamplesOnlyIntoAnEmptyTable(t *testing.T) {
+	t.Parallel()
 	t.Run("empty table gets the examples once", func(t *testing.T) {
 		f := newFixture(t)
 		ctx := context.Background()

@@ -161,8 +161,8 @@ type eventRow struct {
 	ActorEmail string
 }
 
-// Events returns a model's audit trail, newest first.
-func (s *Store) Events(ctx context.Context, id uuid.UUID) ([]eventRow, error) {
+// events returns a model's audit trail, newest first.
+func (s *Store) events(ctx context.Context, id uuid.UUID) ([]eventRow, error) {
 	var rows []eventRow
 	err := s.db.WithContext(ctx).Table("pricing_model_events AS e").
 		Select("e.*, coalesce(u.name, '') AS actor_name, coalesce(u.email, '') AS actor_email").

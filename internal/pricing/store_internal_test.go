@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/lib/pq"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/testdb"
 )
@@ -18,6 +19,7 @@ import (
 // The check in Validate cannot see a model another admin is creating at the
 // same moment; the unique index can, and its refusal must read like the check's.
 func TestUniqueIndexRefusalBecomesTheCodeMessage(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	ctx := context.Background()
 	s := NewService(db.Gorm, time.Now, slog.New(slog.DiscardHandler))
@@ -32,7 +34,8 @@ func TestUniqueIndexRefusalBecomesTheCodeMessage(t *testing.T) {
 	if !errors.Is(err, errCodeTaken) {
 		t.Fatalf("second insert: %v, want errCodeTaken", err)
 	}
-	msg := s.codeTaken(ctx, "FLAT-1").Fields[FieldUpstreamCode]
+	fields, _ := apperr.FieldsOf(s.codeTaken(ctx, "FLAT-1"))
+	msg := fields[FieldUpstreamCode]
 	if !strings.HasPrefix(msg, "The current pricing model “First” already uses this code.") {
 		t.Fatalf("message: %s", msg)
 	}

@@ -16,6 +16,7 @@ import (
 // The portal's main pages pass axe-core's WCAG 2.1 AA checks of serious and
 // critical impact: labels, names, contrast, landmarks, ARIA use.
 func TestBrowserPagesPassAccessibilityAudit(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	ctx, cancel := context.WithTimeout(browser.New(t), 120*time.Second)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestBrowserLoginShowsDashboard(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	ctx := browser.New(t)

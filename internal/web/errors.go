@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
@@ -30,7 +31,7 @@ func errorHandler(views *view.Renderer, log *slog.Logger) echo.HTTPErrorHandler 
 			log.Error("request failed", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
 				"method", c.Request().Method, "route", c.Path(), "err", err)
 		}
-		if c.Request().Header.Get("HX-Request") == "true" || wantsJSON(c) {
+		if httpx.IsHTMX(c) || wantsJSON(c) {
 			if status == http.StatusNotFound && message == "" {
 				message = "Not found."
 			}

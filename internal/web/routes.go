@@ -38,7 +38,7 @@ func routes(e *echo.Echo, d Deps) {
 
 	// Any signed-in user.
 	signedIn := site.Group("", auth.RequireUser)
-	signedIn.GET("/", d.Applications.List)
+	signedIn.GET("/", d.Dashboard.List)
 	signedIn.GET("/account/password", d.Auth.ShowChangePassword)
 	signedIn.POST("/account/password", d.Auth.ChangePassword)
 	signedIn.GET("/account/security", d.Auth.ShowSecurity)
@@ -47,8 +47,8 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/account/security/recovery-codes", d.Auth.RegenerateRecoveryCodes)
 	signedIn.POST("/account/security/turn-off", d.Auth.TurnOffMFA)
 
-	// Applications: every handler loads the application through LoadVisible or
-	// LoadEditable, so another rep's application is 404 on every route. Reveal,
+	// Applications: every handler loads the application through the store's
+	// Visible or Editable, so another rep's application is 404 on every route. Reveal,
 	// reassign and restore are admin actions; their role check comes after that
 	// visibility check, for the same reason.
 	signedIn.POST("/applications", d.Applications.Create)
@@ -63,7 +63,7 @@ func routes(e *echo.Echo, d Deps) {
 	// Submission: the push upstream, its live progress, the merchant's e-mail again.
 	signedIn.POST("/applications/:id/submit", d.Submissions.Submit)
 	signedIn.GET("/applications/:id/progress", d.Submissions.Progress)
-	signedIn.POST("/applications/:id/handoff/resend", d.Submissions.ResendHandoff)
+	signedIn.POST("/applications/:id/handoff/resend", d.Handoff.ResendHandoff)
 
 	// An application's documents: every handler checks the application is
 	// the user's (admins: any) and, for changes, still editable.

@@ -11,14 +11,17 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/dashboard"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/documents"
+	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
-	"github.com/payportal/portal/internal/uploads"
+	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/view"
+	"github.com/payportal/portal/internal/workspace"
 )
 
 // Deps is everything the HTTP surface needs, built by the caller.
@@ -35,12 +38,14 @@ type Deps struct {
 	Auth        *auth.Handlers
 	Pricing     *pricing.Handlers
 	Outbox      *mail.Handlers
-	Webhook     *applications.WebhookHandler
-	Tracking    *applications.OpenTracker
-	Documents   *uploads.Handlers
-	// Applications serves the dashboard and the application workspace.
-	Applications *applications.Handlers
-	Submissions  *applications.SubmissionHandlers
+	Webhook     *handoff.WebhookHandler
+	Tracking    *handoff.OpenTracker
+	Handoff     *handoff.Handlers
+	Documents   *documents.Handlers
+	Dashboard   *dashboard.Handlers
+	// Applications serves the application workspace.
+	Applications *workspace.Handlers
+	Submissions  *submission.Handlers
 }
 
 // New returns the portal's HTTP handler.

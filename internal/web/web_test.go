@@ -10,6 +10,7 @@ import (
 )
 
 func TestOperationalEndpoints(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c := env.Client(t)
 	if res := c.Get("/healthz"); res.Status != http.StatusOK {
@@ -29,6 +30,7 @@ func TestOperationalEndpoints(t *testing.T) {
 }
 
 func TestReadyzFailsWhenMigrationsArePending(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	if _, err := env.DB.SQL.Exec("DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version)"); err != nil {
 		t.Fatal(err)
@@ -39,6 +41,7 @@ func TestReadyzFailsWhenMigrationsArePending(t *testing.T) {
 }
 
 func TestSecurityHeadersOnPages(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	res := env.Client(t).Get("/login")
 	h := res.Header
@@ -61,6 +64,7 @@ func TestSecurityHeadersOnPages(t *testing.T) {
 }
 
 func TestSecureCookieBehindTrustedTLSProxy(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t, apptest.WithEnv("PORTAL_TRUST_PROXY", "true"))
 	res := env.Client(t).Do(http.MethodGet, "/login", nil, http.Header{"X-Forwarded-Proto": {"https"}})
 	if !strings.Contains(res.Header.Get("Set-Cookie"), "Secure") {
@@ -74,6 +78,7 @@ func TestSecureCookieBehindTrustedTLSProxy(t *testing.T) {
 }
 
 func TestFingerprintedAssetsAreCachedForAYear(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	c := env.Client(t)
 	page := c.Get("/login").Body
@@ -92,6 +97,7 @@ func TestFingerprintedAssetsAreCachedForAYear(t *testing.T) {
 }
 
 func TestNavigationDependsOnRole(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	_, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	_, repPW := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
@@ -108,6 +114,7 @@ func TestNavigationDependsOnRole(t *testing.T) {
 }
 
 func TestAnonymousVisitorIsSentToLogin(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	res := env.Client(t).Get("/")
 	if res.Status != http.StatusSeeOther || res.Location != "/login?next=/" {
@@ -122,6 +129,7 @@ func TestAnonymousVisitorIsSentToLogin(t *testing.T) {
 }
 
 func TestCSRFCheckCapsMultipartBodiesWithoutTheHeader(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t, apptest.WithEnv("PORTAL_MAX_UPLOAD_BYTES", "1024"))
 	c := env.Client(t)
 	c.Get("/login")
@@ -136,6 +144,7 @@ func TestCSRFCheckCapsMultipartBodiesWithoutTheHeader(t *testing.T) {
 // An autosave whose session ended meanwhile is told so, without being asked to
 // reload the page that holds the typed values.
 func TestHTMXPostAfterSessionEndedSaysSoWithoutReload(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	res := env.Client(t).Do(http.MethodPost, "/applications", strings.NewReader("x=1"), http.Header{
 		"Content-Type": {"application/x-www-form-urlencoded"}, "Hx-Request": {"true"}, "X-Csrf-Token": {"token-of-an-ended-session"},
@@ -146,6 +155,7 @@ func TestHTMXPostAfterSessionEndedSaysSoWithoutReload(t *testing.T) {
 }
 
 func TestMetricsTokenGuardsMetrics(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t, apptest.WithEnv("PORTAL_METRICS_TOKEN", "scrape-secret"))
 	c := env.Client(t)
 	if res := c.Get("/metrics"); res.Status != http.StatusUnauthorized {

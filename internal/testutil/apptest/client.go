@@ -1,6 +1,7 @@
 package apptest
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -89,7 +90,7 @@ func (c *Client) CSRF() string { return c.csrf }
 // Do sends any request; header may carry X-CSRF-Token or HX-Request.
 func (c *Client) Do(method, path string, body io.Reader, header http.Header) Response {
 	c.t.Helper()
-	req, err := http.NewRequest(method, c.base+path, body)
+	req, err := http.NewRequestWithContext(context.Background(), method, c.base+path, body)
 	if err != nil {
 		c.t.Fatal(err)
 	}

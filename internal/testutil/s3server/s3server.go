@@ -109,7 +109,8 @@ func startProcess(t testing.TB, bin string, srv Server) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.Command(bin,
+	// The server lives until the test ends; stop interrupts it, so no context ends it.
+	cmd := exec.CommandContext(context.Background(), bin,
 		"--access", srv.AccessKeyID,
 		"--secret", srv.SecretAccessKey,
 		"--region", srv.Region,
@@ -151,14 +152,14 @@ func waitReady(addr string, exited <-chan error) error {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		conn, err := (&net.Dialer{Timeout: time.Second}).DialContext(context.Background(), "tcp", addr)
 		if err == nil {
 			_ = conn.Close()
 			return nil
 		}
 		select {
 		case err := <-exited:
-			return fmt.Errorf("versitygw exited before accepting connections: %v", err)
+			return fmt.Errorf("versitygw exited before accepting connections: %w", err)
 		case <-deadline.C:
 			return fmt.Errorf("versitygw did not accept connections on %s within %s", addr, readyTimeout)
 		case <-tick.C:
@@ -179,7 +180,7 @@ func stop(cmd *exec.Cmd, exited <-chan error) {
 }
 
 func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", fmt.Errorf("finding a free port: %w", err)
 	}
@@ -215,7 +216,7 @@ func findBinary(t testing.TB) string {
 }
 
 func goBinDirs() []string {
-	out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output()
+	out, err := exec.CommandContext(context.Background(), "go", "env", "GOBIN", "GOPATH").Output()
 	if err != nil {
 		home, _ := os.UserHomeDir()
 		return []string{filepath.Join(home, "go", "bin")}

@@ -71,7 +71,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	srv.WriteTimeout = 10 * time.Second
 	srv.MaxMessageBytes = 10 << 20
 	srv.ErrorLog = discardLogger{}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("smtpserver: listen: %v", err)
 	}

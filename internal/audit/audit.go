@@ -1,0 +1,67 @@
+// Package audit owns the audit trail: the audit_events table, the one list of actions
+// recorded in it, the one way to write an entry (Record, inside the transaction of the
+// change it records) and the history people read (History, and its wording).
+//
+// An entry is about a subject: an application today, and merchants, users and
+// transactions as their rooms arrive. A new action is a constant here, a case in
+// describe (history.go), and a Record call in the use case that does it.
+package audit
+
+import (
+	"github.com/google/uuid"
+
+	"github.com/payportal/portal/internal/models"
+)
+
+// The actions of the audit trail (audit_events.action).
+const (
+	// Applications, recorded by the workspace.
+	ActionCreated    = "created"
+	ActionChanged    = "changed"
+	ActionRevealed   = "revealed"
+	ActionReassigned = "reassigned"
+	ActionDeleted    = "deleted"
+	ActionRestored   = "restored"
+
+	// Documents, recorded by the documents room.
+	ActionDocumentAdded    = "document_added"
+	ActionDocumentReplaced = "document_replaced"
+	ActionDocumentDeleted  = "document_deleted"
+
+	// Submission and hand-off.
+	ActionSubmitted = "submitted"
+	// ActionLinked: the link exists, the application is locked and the merchant e-mailed.
+	ActionLinked = "linked"
+	// ActionSubmissionFailed: the push stopped and the application went back to the rep.
+	ActionSubmissionFailed = "submission_failed"
+	// ActionHandoffResent: a rep sent the hand-off e-mail again.
+	ActionHandoffResent = "handoff_resent"
+	// ActionOpened: the merchant opened the e-mailed link.
+	ActionOpened = "opened"
+	// ActionUpstreamStatus: the processor announced a status in a webhook.
+	ActionUpstreamStatus = "upstream_status"
+)
+
+// Details is the JSON the workspace's entries keep in audit_events.details. It never
+// holds a value of personal data: a revealed field is named by its key, which holds an
+// owner id at most.
+type Details struct {
+	Section  string `json:"section,omitempty"`
+	Key      string `json:"key,omitempty"`
+	FromID   string `json:"from_id,omitempty"`
+	FromName string `json:"from_name,omitempty"`
+	ToID     string `json:"to_id,omitempty"`
+	ToName   string `json:"to_name,omitempty"`
+	// Message is why a submission stopped; Status an upstream state.
+	Message string `json:"message,omitempty"`
+	Status  string `json:"status,omitempty"`
+}
+
+// ActorOf is the actor of an entry made by u, or nil for none.
+func ActorOf(u *models.User) *uuid.UUID {
+	if u == nil {
+		return nil
+	}
+	id := u.ID
+	return &id
+}

@@ -1,0 +1,68 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/payportal/portal/internal/database"
+)
+
+// Kind is the kind of thing an audit entry is about.
+type Kind string
+
+// The subjects of audit entries. Applications are the only ones today; merchants,
+// users and transactions get their trails as their rooms arrive.
+const (
+	SubjectApplication Kind = "application"
+	SubjectMerchant    Kind = "merchant"
+	SubjectUser        Kind = "user"
+	SubjectTransaction Kind = "transaction"
+)
+
+// Subject names what an entry is about.
+type Subject struct {
+	Kind Kind
+	ID   uuid.UUID
+}
+
+// Application is the subject of an application's trail.
+func Application(id uuid.UUID) Subject { return Subject{Kind: SubjectApplication, ID: id} }
+
+// Event is one entry of an audit trail. Fields names changed fields and Details
+// says more (encoded as JSON); neither ever holds a value of personal data.
+type Event struct {
+	Subject Subject
+	// Actor is who acted; nil when the portal itself did (a job, a webhook).
+	Actor   *uuid.UUID
+	Action  string
+	Fields  []string
+	Details any
+	At      time.Time
+}
+
+// Record appends e to its subject's trail. Pass the transaction of the change it
+// records, so that both happen or neither does.
+func Record(ctx context.Context, q database.Querier, e Event) error {
+	details := []byte("{}")
+	if e.Details != nil {
+		b, err := json.Marshal(e.Details)
+		if err != nil {
+			return fmt.Errorf("encode %s event: %w", e.Action, err)
+		}
+		details = b
+	}
+	fields := e.Fields
+	if fields == nil {
+		fields = []string{}
+	}
+	_, err := q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, string(details), e.At)
+	if err != nil {
+		return fmt.Errorf("record %s event: %w", e.Action, err)
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package drafts
+
+import (
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	d := completeDraft(EntityLLC)
+	d.Business.LegalName = "  Blue Fern Coffee LLC "
+	d.Business.TIN = "12-3456789"
+	d.Business.Address.State = "ca"
+	d.Business.IncorporationState = "de"
+	d.Business.MonthlyVolume = "45,000.50"
+	d.Business.CardPresentPct = " 80 "
+	d.Owners[0].SSN = "123 45 6789"
+	d.Owners[0].Address.State = "Calif" // invalid: kept as typed
+	d.Owners[0].OwnershipPct = "1,000"  // invalid percentage: kept as typed
+	d.Bank.RoutingNumber = "0114-0153-3"
+	d.Bank.AccountNumber = "0001 2345 6789"
+	d.Business.Phone = "(415) 555-0100"
+	d.Normalize()
+
+	checks := []struct{ got, want string }{
+		{d.Business.LegalName, "Blue Fern Coffee LLC"},
+		{d.Business.TIN, "123456789"},
+		{d.Business.Address.State, "CA"},
+		{d.Business.IncorporationState, "DE"},
+		{d.Business.MonthlyVolume, "45000.50"},
+		{d.Business.CardPresentPct, "80"},
+		{d.Owners[0].SSN, "123456789"},
+		{d.Owners[0].Address.State, "Calif"},
+		{d.Owners[0].OwnershipPct, "1,000"},
+		{d.Bank.RoutingNumber, "011401533"},
+		{d.Bank.AccountNumber, "000123456789"},
+		{d.Business.Phone, "(415) 555-0100"},
+	}
+	for i, c := range checks {
+		if c.got != c.want {
+			t.Errorf("check %d: got %q, want %q", i, c.got, c.want)
+		}
+	}
+
+	bad := Draft{Business: Business{TIN: "12-34"}, Owners: []Owner{{SSN: "666-12-3456"}}, Bank: Bank{RoutingNumber: "12-34", AccountNumber: "12"}}
+	bad.Normalize()
+	if bad.Business.TIN != "12-34" || bad.Owners[0].SSN != "666-12-3456" || bad.Bank.RoutingNumber != "12-34" || bad.Bank.AccountNumber != "12" {
+		t.Errorf("malformed values must stay as typed: %+v", bad)
+	}
+
+	once := completeDraft(EntitySoleProprietor)
+	once.Normalize()
+	twice := once
+	twice.Owners = append([]Owner(nil), once.Owners...)
+	twice.Normalize()
+	if twice.Business != once.Business || twice.Owners[0] != once.Owners[0] || twice.Bank != once.Bank {
+		t.Error("Normalize is not idempotent")
+	}
+	if errs := once.Validate(now); errs != nil {
+		t.Errorf("a normalized complete draft must stay valid: %v", errs)
+	}
+}
+
+func TestSensitiveFields(t *testing.T) {
+	d := completeDraft(EntityLLC)
+	d.Owners = append(d.Owners, secondOwner())
+	fields := d.SensitiveFields()
+	want := []struct{ field, key, value string }{
+		{"business.tin", "business.tin", "12-3456789"},
+		{"owners.0.ssn", "owners.owner-1.ssn", "123-45-6789"},
+		{"owners.1.ssn", "owners.owner-2.ssn", "234-56-7890"},
+		{"bank.account_number", "bank.account_number", "000123456789"},
+	}
+	if len(fields) != len(want) {
+		t.Fatalf("got %d fields", len(fields))
+	}
+	for i, w := range want {
+		f := fields[i]
+		if f.Field != w.field || f.Key != w.key || *f.Value != w.value {
+			t.Errorf("field %d = %s %s %s", i, f.Field, f.Key, *f.Value)
+		}
+		*f.Value = "sealed"
+	}
+	if d.Business.TIN != "sealed" || d.Owners[1].SSN != "sealed" || d.Bank.AccountNumber != "sealed" {
+		t.Error("SensitiveFields must point into the draft")
+	}
+}
+
+func TestTaxID(t *testing.T) {
+	d := completeDraft(EntitySoleProprietor)
+	if d.TaxID() != "12-3456789" {
+		t.Errorf("TaxID = %q", d.TaxID())
+	}
+	d.Business.TIN = ""
+	if d.TaxID() != "123-45-6789" {
+		t.Errorf("sole proprietor without TIN: TaxID = %q", d.TaxID())
+	}
+	d.Business.EntityType = EntityLLC
+	if d.TaxID() != "" {
+		t.Errorf("an LLC never falls back to an SSN: %q", d.TaxID())
+	}
+}

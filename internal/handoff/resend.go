@@ -1,0 +1,73 @@
+package handoff
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/models"
+)
+
+// ResendDeps are the collaborators of sending the hand-off e-mail again.
+type ResendDeps struct {
+	Apps   *applications.Store
+	Mailer *Mailer
+	Outbox *mail.Outbox
+	Now    func() time.Time
+	Log    *slog.Logger
+}
+
+// Resender e-mails the merchant their link again.
+type Resender struct {
+	d      ResendDeps
+	mailer *Mailer
+}
+
+// NewResender returns the resend use case.
+func NewResender(d ResendDeps) *Resender { return &Resender{d: d, mailer: d.Mailer} }
+
+// errNotLinked refuses to resend an e-mail before the link exists.
+var errNotLinked = apperr.New(apperr.KindConflict, "There is no link to send yet: the application has not been handed off to the merchant.")
+
+// ResendHandoff e-mails the merchant their link again: a new message in the
+// outbox (the earlier ones keep their own record), written from the current
+// owner of the application, and an audit entry.
+func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UUID) (*mail.Message, error) {
+	a, err := s.d.Apps.Visible(ctx, nil, u, id)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Locked() || a.OpenToken == nil {
+		return nil, errNotLinked
+	}
+	msg, err := s.mailer.Message(ctx, a, *a.OpenToken)
+	if err != nil {
+		return nil, err
+	}
+	previous, err := s.d.Outbox.ForApplication(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	msg.ResentFrom = LatestHandoff(previous)
+	msg.CreatedBy = &u.ID
+	var sent *mail.Message
+	now := s.d.Now().UTC()
+	err = s.d.Apps.InTx(ctx, func(tx pgx.Tx) error {
+		if sent, err = s.d.Outbox.Enqueue(ctx, tx, msg); err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Event{Subject: audit.Application(a.ID), Actor: &u.ID, Action: audit.ActionHandoffResent, Details: map[string]any{"message_id": sent.ID.String()}, At: now})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.d.Log.Info("hand-off e-mail sent again", "application_id", a.ID, "user_id", u.ID, "message_id", sent.ID)
+	return sent, nil
+}

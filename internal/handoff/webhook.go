@@ -1,0 +1,228 @@
+package handoff
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/labstack/echo/v4"
+
+	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/audit"
+)
+
+// StatusEvent is one status change announced by the upstream.
+type StatusEvent struct {
+	UpstreamApplicationID string
+	Status                string
+	Created               time.Time // when the upstream says the change happened
+}
+
+// StatusOutcome says what recording an event did.
+type StatusOutcome int
+
+// Outcomes of UpstreamStatusRecorder.Record.
+const (
+	// StatusApplied: the event is the newest known and now shows on the application.
+	StatusApplied StatusOutcome = iota + 1
+	// StatusStale: recorded, but a newer event already shows (out-of-order delivery).
+	StatusStale
+	// StatusRepeat: the same event was received before; nothing changed.
+	StatusRepeat
+	// StatusUnmatched: recorded, but no application carries the upstream id (yet).
+	StatusUnmatched
+)
+
+// UpstreamStatusRecorder keeps the upstream's status events and shows the
+// newest on each application.
+type UpstreamStatusRecorder struct {
+	apps *applications.Store
+	now  func() time.Time
+}
+
+// NewUpstreamStatusRecorder returns a recorder that shows statuses through apps.
+func NewUpstreamStatusRecorder(apps *applications.Store, now func() time.Time) *UpstreamStatusRecorder {
+	return &UpstreamStatusRecorder{apps: apps, now: now}
+}
+
+// Record stores ev once. A repeat changes nothing; an event older than the one
+// shown is kept in the history and the audit trail but does not regress the
+// application's status. Events for an upstream id no application carries yet
+// are kept, and ApplyRecorded applies them once it is stored.
+func (r *UpstreamStatusRecorder) Record(ctx context.Context, ev StatusEvent) (StatusOutcome, error) {
+	var outcome StatusOutcome
+	err := r.apps.InTx(ctx, func(tx pgx.Tx) error {
+		var appID *uuid.UUID
+		err := tx.QueryRow(ctx, `INSERT INTO upstream_status_events (upstream_application_id, application_id, status, created_upstream, received_at)
+			VALUES ($1, (SELECT id FROM applications WHERE upstream_application_id = $1), $2, $3, $4)
+			ON CONFLICT (upstream_application_id, status, created_upstream) DO NOTHING
+			RETURNING application_id`, ev.UpstreamApplicationID, ev.Status, ev.Created, r.now()).Scan(&appID)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			outcome = StatusRepeat
+			return nil
+		case err != nil:
+			return fmt.Errorf("record upstream status: %w", err)
+		case appID == nil:
+			outcome = StatusUnmatched
+			return nil
+		}
+		applied, err := r.apply(ctx, tx, *appID, ev.Status, ev.Created, r.now())
+		if applied {
+			outcome = StatusApplied
+		} else {
+			outcome = StatusStale
+		}
+		return err
+	})
+	return outcome, err
+}
+
+// ApplyRecorded attaches the status events that arrived before the
+// application's upstream id was stored, and shows the newest of them. Call it
+// inside the transaction that stores upstream_application_id.
+func (r *UpstreamStatusRecorder) ApplyRecorded(ctx context.Context, tx pgx.Tx, applicationID uuid.UUID, upstreamID string, now time.Time) error {
+	rows, err := tx.Query(ctx, `UPDATE upstream_status_events SET application_id = $1
+		WHERE upstream_application_id = $2 AND application_id IS NULL
+		RETURNING status, created_upstream`, applicationID, upstreamID)
+	if err != nil {
+		return fmt.Errorf("attach upstream status events: %w", err)
+	}
+	type pending struct {
+		status  string
+		created time.Time
+	}
+	var events []pending
+	for rows.Next() {
+		var p pending
+		if err := rows.Scan(&p.status, &p.created); err != nil {
+			rows.Close()
+			return err
+		}
+		events = append(events, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	// Oldest first, so that each is applied only if newer than the last.
+	slices.SortFunc(events, func(a, b pending) int { return a.created.Compare(b.created) })
+	for _, e := range events {
+		if _, err := r.apply(ctx, tx, applicationID, e.status, e.created, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply shows status on the application when it is newer than the one shown,
+// and writes the audit entry either way.
+func (r *UpstreamStatusRecorder) apply(ctx context.Context, tx pgx.Tx, appID uuid.UUID, status string, created, now time.Time) (bool, error) {
+	applied, err := r.apps.ShowUpstreamStatus(ctx, tx, appID, status, created)
+	if err != nil {
+		return false, err
+	}
+	err = audit.Record(ctx, tx, audit.Event{Subject: audit.Application(appID), Action: audit.ActionUpstreamStatus,
+		Details: map[string]any{"status": status, "created": created.UTC().Format(time.RFC3339Nano), "applied": applied}, At: now})
+	return applied, err
+}
+
+// maxWebhookBody bounds a webhook request; the real ones are about 150 bytes.
+const maxWebhookBody = 16 << 10
+
+// webhookBody is the upstream's published webhook JSON.
+type webhookBody struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Created int64  `json:"created"` // epoch milliseconds
+	Token   string `json:"token"`
+}
+
+// WebhookHandler receives the upstream's status webhooks at POST /webhooks/upstream.
+type WebhookHandler struct {
+	recorder *UpstreamStatusRecorder
+	// tokenHash is the SHA-256 of the expected token, or nil when none is
+	// configured and every request is refused.
+	tokenHash []byte
+	log       *slog.Logger
+}
+
+// NewWebhookHandler returns the handler; with an empty token it refuses every
+// request, since an unchecked endpoint would let anyone set statuses.
+func NewWebhookHandler(recorder *UpstreamStatusRecorder, token string, log *slog.Logger) *WebhookHandler {
+	h := &WebhookHandler{recorder: recorder, log: log}
+	if token != "" {
+		sum := sha256.Sum256([]byte(token))
+		h.tokenHash = sum[:]
+	}
+	return h
+}
+
+// Receive checks the token, validates the event and records it. It answers 204
+// for every accepted event, whether or not an application carries the id, so
+// the answer tells nothing about which applications exist; 401 for a wrong or
+// missing token (nothing is recorded); 400 for a malformed event.
+func (h *WebhookHandler) Receive(c echo.Context) error {
+	var body webhookBody
+	dec := json.NewDecoder(http.MaxBytesReader(c.Response(), c.Request().Body, maxWebhookBody))
+	if err := dec.Decode(&body); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The body must be the JSON object {id, status, created, token}.")
+	}
+	if !h.tokenMatches(body.Token) {
+		if h.tokenHash == nil {
+			h.log.Warn("upstream webhook refused: PORTAL_UPSTREAM_WEBHOOK_TOKEN is not configured")
+		} else {
+			h.log.Warn("upstream webhook refused: wrong token")
+		}
+		return echo.NewHTTPError(http.StatusUnauthorized)
+	}
+	body.ID = strings.TrimSpace(body.ID)
+	if body.ID == "" || len(body.ID) > 200 || body.Created <= 0 {
+		return echo.NewHTTPError(http.StatusBadRequest, "id and created (epoch milliseconds) are required.")
+	}
+	if !applications.ValidUpstreamStatus(body.Status) {
+		return echo.NewHTTPError(http.StatusBadRequest, "Unknown status.")
+	}
+	ev := StatusEvent{UpstreamApplicationID: body.ID, Status: body.Status, Created: time.UnixMilli(body.Created).UTC()}
+	outcome, err := h.recorder.Record(c.Request().Context(), ev)
+	if err != nil {
+		return err
+	}
+	h.log.Info("upstream status webhook", "upstream_application_id", ev.UpstreamApplicationID, "status", ev.Status, "outcome", outcome.String())
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *WebhookHandler) tokenMatches(token string) bool {
+	if h.tokenHash == nil || token == "" {
+		return false
+	}
+	// Comparing fixed-length digests keeps the time independent of the
+	// token's length as well as its content.
+	sum := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(sum[:], h.tokenHash) == 1
+}
+
+// String names the outcome for logs.
+func (o StatusOutcome) String() string {
+	switch o {
+	case StatusApplied:
+		return "applied"
+	case StatusStale:
+		return "stale"
+	case StatusRepeat:
+		return "repeat"
+	case StatusUnmatched:
+		return "unmatched"
+	}
+	return "unknown"
+}

@@ -1,0 +1,316 @@
+package submission
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/documents"
+	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/models"
+	upstream "github.com/payportal/portal/internal/upstream/accounts"
+)
+
+// PushMaxAttempts bounds the runs of one submission's push. With the queue's
+// default backoff (attempt⁴ seconds) the last run comes about two and a half
+// hours after the first; then the application goes back to the rep.
+const PushMaxAttempts = 8
+
+// recordTimeout bounds the write of a failed run's outcome.
+const recordTimeout = 10 * time.Second
+
+// DefaultDocumentConcurrency bounds the documents of one application uploaded
+// at once. Five covers the usual set in one round, so the push takes about as
+// long as its slowest document.
+const DefaultDocumentConcurrency = 5
+
+// PushArgs is the job that pushes one submission of an application upstream.
+type PushArgs struct {
+	ApplicationID uuid.UUID `json:"application_id"`
+	// Submission is the application's submission_count when it was submitted.
+	Submission int `json:"submission"`
+}
+
+// Kind names the job in River.
+func (PushArgs) Kind() string { return "application_push" }
+
+// liveJobStates are the states in which a push job is still going to run.
+// A job in any of them blocks a second one with the same arguments, so two
+// portal processes (or the reconciler) never push the same submission twice;
+// a cancelled, discarded or completed job does not block a new one.
+var liveJobStates = []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+	rivertype.JobStateRetryable, rivertype.JobStateScheduled,
+}
+
+// InsertOpts makes the job unique per submission and bounds its attempts.
+func (PushArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{
+		MaxAttempts: PushMaxAttempts,
+		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: liveJobStates},
+	}
+}
+
+// Upstream is what the push needs of the upstream API; *upstream.Client
+// implements it.
+type Upstream interface {
+	StartApplication(ctx context.Context, req upstream.StartRequest) (string, error)
+	PatchApplication(ctx context.Context, applicationID string, data upstream.ApplicationData) error
+	CreateLink(ctx context.Context, applicationID string) (string, error)
+	GetLink(ctx context.Context, applicationID string) (string, error)
+}
+
+// DocumentSender uploads documents to an upstream application, skipping those
+// already uploaded and recording each outcome on its documents row. The
+// document proxy (proxy.go) implements it.
+type DocumentSender interface {
+	SendDocuments(ctx context.Context, upstreamAppID string, docs []models.Document, concurrency int) []DocumentOutcome
+}
+
+// DocumentOutcome is what happened to one document.
+type DocumentOutcome struct {
+	Document models.Document
+	// Err is nil when the upstream holds the document.
+	Err error
+	// Permanent: sending it again unchanged cannot work (the upstream refused
+	// it, or the stored file is gone); the rep must act.
+	Permanent bool
+	// Reason says why it failed, in plain words.
+	Reason string
+}
+
+// PushDeps are the collaborators of the push worker.
+type PushDeps struct {
+	// Apps writes the applications row; Docs lists the documents to send.
+	Apps *applications.Store
+	Docs *documents.Store
+	// Statuses applies the status webhooks that came before the upstream id.
+	Statuses *handoff.UpstreamStatusRecorder
+	Sealer   *applications.Sealer
+	// Upstream is nil when the portal has no upstream configured; every push
+	// then stops with a message for the rep.
+	Upstream  Upstream
+	Documents DocumentSender
+	Outbox    *mail.Outbox
+	// Handoff builds the e-mail that gives the merchant their link.
+	Handoff *handoff.Mailer
+	// DocumentConcurrency bounds uploads at once; default 5.
+	DocumentConcurrency int
+	// MaxRuns bounds the runs of one submission, also across jobs the
+	// reconciler starts; default PushMaxAttempts.
+	MaxRuns int
+	Now     func() time.Time
+	Log     *slog.Logger
+}
+
+// PushWorker pushes a submitted application upstream: start, PATCH the data,
+// upload the documents, create the link, then lock the application and e-mail
+// the merchant. Each step is recorded when it succeeds, so a run that stops
+// halfway (crash, timeout, transient failure) is resumed by the next one. The
+// upstream application is started with the application's id as
+// externalApplicationId and its id stored at once, so there is never a
+// second one.
+type PushWorker struct {
+	river.WorkerDefaults[PushArgs]
+	d PushDeps
+}
+
+// NewPushWorker returns the worker; register it with jobs.Register.
+func NewPushWorker(d PushDeps) *PushWorker {
+	if d.DocumentConcurrency <= 0 {
+		d.DocumentConcurrency = DefaultDocumentConcurrency
+	}
+	if d.MaxRuns <= 0 {
+		d.MaxRuns = PushMaxAttempts
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	return &PushWorker{d: d}
+}
+
+// errMovedOn: the application left this submission's push (it is linked,
+// back with the rep, deleted, or submitted again); the job has nothing to do.
+var errMovedOn = errors.New("submission: application moved on")
+
+// Work runs one attempt of the push.
+func (w *PushWorker) Work(ctx context.Context, job *river.Job[PushArgs]) error {
+	st := &pushStore{apps: w.d.Apps, docs: w.d.Docs, statuses: w.d.Statuses, now: w.d.Now}
+	a, err := st.begin(ctx, job.Args)
+	if errors.Is(err, errMovedOn) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log := w.d.Log.With("application_id", a.ID, "submission", job.Args.Submission, "run", a.PushAttempts, "job_attempt", job.Attempt)
+	err = w.push(ctx, st, a)
+	if err == nil || errors.Is(err, errMovedOn) {
+		return nil
+	}
+	pe := classifyPush(err)
+	last := job.Attempt >= job.MaxAttempts || a.PushAttempts >= w.d.MaxRuns
+	// The outcome is recorded even when the job's context ended (a timeout,
+	// a shutdown): that is when it matters most.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	if !pe.permanent && !last {
+		log.Warn("application push will be retried", "step", pe.step, "err", err)
+		if rerr := st.noteRetry(rctx, a, pe.message); rerr != nil && !errors.Is(rerr, errMovedOn) {
+			log.Error("record push retry", "err", rerr)
+		}
+		return err
+	}
+	msg := pe.message
+	if !pe.permanent {
+		msg += " The portal tried " + timesText(a.PushAttempts) + " and stopped; submit again to retry."
+	}
+	log.Warn("application push stopped; back to the rep", "step", pe.step, "permanent", pe.permanent, "err", err)
+	if rerr := st.needsAttention(rctx, a, pe.step, msg); rerr != nil && !errors.Is(rerr, errMovedOn) {
+		// Not recorded: let River retry, which reaches this point again.
+		return errors.Join(err, rerr)
+	}
+	return river.JobCancel(err)
+}
+
+// push runs the steps not yet recorded on a.
+func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Application) error {
+	if w.d.Upstream == nil {
+		return permanentFailure(stepStart, "The portal has no connection to the processor configured. An admin needs to set the upstream settings; then submit again.", errNoUpstream)
+	}
+	upID := deref(a.UpstreamApplicationID)
+	if upID == "" {
+		var err error
+		upID, err = w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
+			ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
+		})
+		if err != nil {
+			return stepFailed(stepStart, err)
+		}
+		if err := st.started(ctx, a, upID); err != nil {
+			return err
+		}
+	}
+	notResent := false
+	if a.DataSentAt == nil {
+		data, err := w.d.Sealer.OpenSnapshot(a)
+		if err != nil {
+			return permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
+		}
+		if err := w.d.Upstream.PatchApplication(ctx, upID, data); err != nil {
+			if !w.alreadyLinked(ctx, upID, err) {
+				return stepFailed(stepData, err)
+			}
+			// Documents can still be added; the link below is the existing one.
+			notResent = true
+		} else if err := st.dataSent(ctx, a); err != nil {
+			return err
+		}
+	}
+	if a.DocumentsSentAt == nil {
+		if err := w.sendDocuments(ctx, st, a, upID); err != nil {
+			return err
+		}
+	}
+	link, err := w.d.Upstream.CreateLink(ctx, upID)
+	if err != nil {
+		return stepFailed(stepLink, err)
+	}
+	return w.finish(ctx, st, a, link, notResent)
+}
+
+// alreadyLinked reports whether a PATCH was refused (409) because the link
+// exists upstream, which refuses PATCH from then on. That happens only when an
+// earlier run created the link but never recorded it (its answer was lost, the
+// push stopped, the rep resubmitted); that link is then the hand-off, and the
+// merchant corrects the details upstream.
+func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr error) bool {
+	var ue *upstream.Error
+	if !errors.As(patchErr, &ue) || ue.StatusCode != http.StatusConflict {
+		return false
+	}
+	link, err := w.d.Upstream.GetLink(ctx, upID)
+	return err == nil && link != ""
+}
+
+// sendDocuments uploads the documents the upstream does not hold yet.
+func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string) error {
+	docs, err := st.documents(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	if len(docs) > 0 {
+		if w.d.Documents == nil {
+			return permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
+		}
+		var failed *DocumentOutcome
+		for _, o := range w.d.Documents.SendDocuments(ctx, upID, docs, w.d.DocumentConcurrency) {
+			if o.Err == nil {
+				continue
+			}
+			// Report a permanent failure first: it needs the rep either way.
+			if failed == nil || (o.Permanent && !failed.Permanent) {
+				failed = &o
+			}
+		}
+		if failed != nil {
+			msg := "Document “" + failed.Document.DisplayName + "”: " + failed.Reason
+			return &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
+		}
+	}
+	return st.documentsSent(ctx, a)
+}
+
+// finish records the link, locks the application and queues the e-mail to
+// the merchant, all in one transaction.
+func (w *PushWorker) finish(ctx context.Context, st *pushStore, a *models.Application, link string, dataNotResent bool) error {
+	token, err := handoff.NewOpenToken()
+	if err != nil {
+		return err
+	}
+	msg, err := w.d.Handoff.Message(ctx, a, token)
+	if errors.Is(err, handoff.ErrNoContactEmail) {
+		// Validation makes this unreachable; the link still goes to the rep.
+		w.d.Log.Error("hand-off e-mail not queued", "application_id", a.ID, "err", err)
+		err = nil
+		msg.To = ""
+	}
+	if err != nil {
+		return err
+	}
+	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
+		if msg.To == "" {
+			return nil
+		}
+		_, err := w.d.Outbox.Enqueue(ctx, tx, msg)
+		return err
+	})
+}
+
+// timesText is "once", "2 times", ...
+func timesText(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,51 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// TextOf returns the visible text of the element sel selects, trimmed.
+func TextOf(t testing.TB, ctx context.Context, sel chromedp.CSS) string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Text(sel))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(v)
+}
+
+// AcceptAllDialogs answers every confirm or beforeunload dialog with OK.
+func AcceptAllDialogs(t testing.TB, ctx context.Context) {
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for _, err := range dialogs {
+			if err != nil {
+				return
+			}
+			if _, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil && ctx.Err() == nil {
+				t.Errorf("accept dialog: %v", err)
+			}
+		}
+	}()
+}
+
+// Field selects the form field whose id is a canonical field name ("owners.0.ssn"):
+// the dots in it would read as classes in a plain #id selector.
+func Field(name string) chromedp.CSS { return chromedp.CSS(`[id="` + name + `"]`) }
+
+// WaitSaved waits until an application section's status line says it saved.
+func WaitSaved(t testing.TB, ctx context.Context, section string) {
+	t.Helper()
+	js := fmt.Sprintf(`(function(){ var s = document.querySelector('#section-%s [data-save-status]');
+		return !!s && s.textContent.indexOf('Saved') === 0 && !document.querySelector('form.htmx-request'); })()`, section)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("section %s never said it saved: %v", section, err)
+	}
+}
