@@ -15,7 +15,7 @@ PG_RUN      := .data/postgres
 PG_RUN_PORT := 54329
 PG_TEST     := .data/postgres-test
 PG_TEST_PORT:= 54330
-VENDOR      := assets/vendor/htmx.min.js assets/vendor/pico.min.css
+VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css
 
 .PHONY: help run test lint build assets bench tools-test tools-lint clean-data
 
@@ -29,12 +29,15 @@ help:
 ## into the embedded assets; they are never committed.
 node_modules/.package-lock.json: package.json package-lock.json
 	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm; }
-	@echo "Installing the front-end libraries (htmx, Pico) from npm..."
+	@echo "Installing the front-end libraries (htmx, idiomorph, Pico) from npm..."
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 assets/vendor/htmx.min.js: node_modules/.package-lock.json
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+assets/vendor/idiomorph-ext.min.js: node_modules/.package-lock.json
+	cp node_modules/idiomorph/dist/idiomorph-ext.min.js $@
 
 assets/vendor/pico.min.css: node_modules/.package-lock.json
 	cp node_modules/@picocss/pico/css/pico.min.css $@

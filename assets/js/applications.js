@@ -3,6 +3,21 @@
 (function () {
   "use strict";
 
+  // Section answers are morphed into the page (idiomorph), not swapped: the field the rep
+  // is typing in stays the same element, keeps its focus and, here, its value, so no
+  // keystroke typed while an autosave was on its way is lost.
+  // The fields changed since the request being answered left are not touched by the
+  // morph either: the rep's newer value stays, and is saved by the next autosave.
+  var protectedFields = null;
+  if (window.Idiomorph) {
+    window.Idiomorph.defaults.ignoreActiveValue = true;
+    window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (attr, el) {
+      if (!protectedFields || (attr !== "value" && attr !== "checked" && attr !== "selected")) return;
+      var field = el.tagName === "OPTION" ? el.closest("select") : el;
+      if (field && field.id && Object.prototype.hasOwnProperty.call(protectedFields, field.id)) return false;
+    };
+  }
+
   // The form values sent by each autosave request, so that what the rep types while the
   // request is on its way can be put back after the section is swapped; and, per response,
   // those edits and whether the focus was inside the swapped section.
@@ -79,9 +94,11 @@
       if (now[id] !== before[id]) edits[id] = now[id];
     });
     pending.set(xhr, { edits: edits, focused: event.detail.target.contains(document.activeElement), section: event.detail.target.id });
+    protectedFields = edits;
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
+    protectedFields = null;
     var state = pending.get(event.detail.xhr);
     if (!state || state.applied) return; // htmx fires afterSwap once per swapped element
     state.applied = true;

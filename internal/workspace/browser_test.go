@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/apptest"
@@ -20,20 +19,18 @@ import (
 // typeInto replaces a field's value by typing, then leaves the field with Tab, as a rep does;
 // leaving it fires the change event that autosaves the section.
 func typeInto(name, value string) chromedp.Action[chromedp.Void] {
-	return chromedp.Steps(
-		chromedp.Clear(browser.Field(name)),
-		chromedp.SendKeys(browser.Field(name), value+kb.Tab),
-	)
+	return browser.Retype(name, value)
 }
 
 // A rep creates an application, fills sections and watches them save and the checklist
 // shrink, makes a mistake and sees it beside the field with everything typed still there,
 // corrects it, reloads, and finds it all saved.
 //
-// Not parallel: it types as fast as chromedp can into sections that autosave, and on a
-// loaded machine keystrokes typed while a save's answer replaces the section can be lost
-// (seen with other tests of this package running beside it).
+// It types as fast as chromedp can into sections that autosave, so an answer often arrives
+// while the next field is being typed: the section is morphed, not replaced, and what was
+// typed since the request left stays (a lost keystroke fails the reload check below).
 func TestBrowserRepFillsAnApplication(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	ctx := browser.New(t)

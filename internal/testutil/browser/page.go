@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TextOf returns the visible text of the element sel selects, trimmed.
@@ -39,6 +40,20 @@ func AcceptAllDialogs(t testing.TB, ctx context.Context) {
 // Field selects the form field whose id is a canonical field name ("owners.0.ssn"):
 // the dots in it would read as classes in a plain #id selector.
 func Field(name string) chromedp.CSS { return chromedp.CSS(`[id="` + name + `"]`) }
+
+// Retype replaces the text of the field with id name as a person does: it
+// focuses the field, selects what it holds and types over it, then leaves
+// with Tab (which fires the change event). Unlike chromedp.Clear, which sets
+// the value attribute, it also replaces a value already typed.
+func Retype(name, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(function(){ var e = document.getElementById(%q); e.focus(); e.select(); return true; })()`, name))(ctx, t)
+			return err
+		}),
+		chromedp.KeyEvent(text+kb.Tab),
+	)
+}
 
 // WaitSaved waits until an application section's status line says it saved.
 func WaitSaved(t testing.TB, ctx context.Context, section string) {
