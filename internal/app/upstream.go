@@ -102,7 +102,8 @@ func StartSandbox(listenAddr string, opts accounts.Options) (*RunningSandbox, er
 // gets its own port, so links, uploads and webhooks cross a real socket as
 // they would with the real upstream.
 func StartSandboxServer(listenAddr string, opts sandbox.Options) (*RunningSandbox, error) {
-	ln, err := net.Listen("tcp", listenAddr)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(context.Background(), "tcp", listenAddr)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}

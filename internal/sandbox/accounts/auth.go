@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"reflect"
 	"time"
@@ -34,7 +35,8 @@ func (s *Server) apiRoute(h apiHandler, authenticated bool) http.Handler {
 			return
 		}
 		if err := h(w, r); err != nil {
-			if _, ok := err.(*apiError); !ok {
+			var refusal *apiError
+			if !errors.As(err, &refusal) {
 				s.log.Error("sandbox endpoint failed", "path", r.URL.Path, "err", err)
 			}
 			writeAPIError(w, err)

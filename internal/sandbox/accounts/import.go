@@ -54,7 +54,7 @@ func (s *Server) importLegacyState() error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&st); err != nil || st.Version != 1 {
-		return fmt.Errorf("sandbox: %s is not a version 1 state file (%v); move it away to start afresh", path, err)
+		return fmt.Errorf("sandbox: %s is not a version 1 state file (%w); move it away to start afresh", path, err)
 	}
 	err = s.update(func(c *change) error {
 		for _, la := range st.Applications {

@@ -1,4 +1,4 @@
-// Package upstream is the typed client of the upstream account application
+// Package accounts is the typed client of the upstream account application
 // API (area A of the specification): token exchange, application start,
 // PATCH of application data, file metadata and presigned uploads, and the
 // application link. It knows nothing of the portal's domain.
