@@ -13,22 +13,24 @@ func init() {
 
 func baseFuncs() template.FuncMap {
 	return template.FuncMap{
+		// formatTime and formatDate show an instant in the viewer's time
+		// zone (see localtime.go).
 		"formatTime": func(t any) string {
 			switch v := t.(type) {
 			case time.Time:
 				if v.IsZero() {
 					return ""
 				}
-				return v.UTC().Format("2006-01-02 15:04 UTC")
+				return markTime(kindDateTime, v)
 			case *time.Time:
 				if v == nil || v.IsZero() {
 					return ""
 				}
-				return v.UTC().Format("2006-01-02 15:04 UTC")
+				return markTime(kindDateTime, *v)
 			}
 			return ""
 		},
-		"formatDate": func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"formatDate": func(t time.Time) string { return markTime(kindDate, t) },
 		"isoTime":    func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"deref": func(s *string) string {
 			if s == nil {

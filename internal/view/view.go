@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
@@ -72,6 +73,7 @@ type Renderer struct {
 	partials     *template.Template
 	sessions     *scs.SessionManager
 	resellerName string
+	zones        zones
 }
 
 // New parses every template in fsys once; a broken template fails here, at
@@ -165,7 +167,11 @@ func (r *Renderer) execute(c echo.Context, status int, t *template.Template, nam
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.HTMLBlob(status, buf.Bytes())
+	loc := time.UTC
+	if u := CurrentUser(c); u != nil {
+		loc = r.zones.location(u.TimeZone)
+	}
+	return c.HTMLBlob(status, localize(buf.Bytes(), loc))
 }
 
 // StatusText is http.StatusText, exposed for templates of error pages.

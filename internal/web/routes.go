@@ -41,6 +41,8 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.GET("/", d.Dashboard.List)
 	signedIn.GET("/account/password", d.Auth.ShowChangePassword)
 	signedIn.POST("/account/password", d.Auth.ChangePassword)
+	signedIn.GET("/account/time-zone", d.Auth.ShowTimeZone)
+	signedIn.POST("/account/time-zone", d.Auth.SaveTimeZone)
 	signedIn.GET("/account/security", d.Auth.ShowSecurity)
 	signedIn.GET("/account/security/setup", d.Auth.ShowMFASetup)
 	signedIn.POST("/account/security/setup", d.Auth.ConfirmMFASetup)
