@@ -15,6 +15,7 @@ import (
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/states"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -237,3 +238,7 @@ func (v *View) UpstreamStatusText() string {
 	}
 	return applications.UpstreamStatusLabel(*v.App.UpstreamStatus)
 }
+
+// State is the processor's state of the application from the one state
+// table: its label, explanation and what the rep can do.
+func (v *View) State() states.State { return applications.State(v.App) }
