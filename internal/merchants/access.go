@@ -88,7 +88,9 @@ type Access struct {
 }
 
 // String never shows a secret.
-func (a *Access) String() string { return "merchant access " + a.Merchant.ID.String() + " (credentials hidden)" }
+func (a *Access) String() string {
+	return "merchant access " + a.Merchant.ID.String() + " (credentials hidden)"
+}
 
 // errNeedsMFA refuses a payment right to someone signed in without a second
 // factor (they were granted it mid-session; the next sign-in sets it up).

@@ -25,8 +25,8 @@ const webhookToken = "merchants-test-webhook-token"
 // world is a portal with an admin, the owning rep and another rep, each
 // signed in.
 type world struct {
-	env                 *apptest.Env
-	admin, rep, other   *models.User
+	env                  *apptest.Env
+	admin, rep, other    *models.User
 	adminC, repC, otherC *apptest.Client
 }
 
