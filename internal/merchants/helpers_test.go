@@ -173,7 +173,7 @@ func (w *world) member(t *testing.T, merchantID uuid.UUID, email string, perms .
 		t.Fatal(err)
 	}
 	c := w.env.Client(t)
-	password := "merchant-staff-password-" + email
+	password := "Correct-horse-battery-staple-" + uuid.NewString()[:6]
 	link := invitationLink(t, w, email)
 	c.Get(link)
 	res = c.PostForm(link, map[string][]string{"new_password": {password}, "confirm_password": {password}})
