@@ -245,7 +245,7 @@ func assertNoPlaintext(t *testing.T, w *world, secrets map[string]string) {
 			t.Errorf("the start of %s is readable in the database", what)
 		}
 	}
-	if dump.Len() < 10_000 {
+	if dump.Len() < 5_000 {
 		t.Errorf("the dump is suspiciously small (%d bytes)", dump.Len())
 	}
 }
