@@ -97,17 +97,18 @@ func routingRule(v any, _ time.Time) string {
 	return ""
 }
 
-// dobRule accepts a date of birth of a person aged 18 to 120.
+// dobRule accepts a date of birth of a person aged 18 to 120, by calendar days.
 func dobRule(v any, now time.Time) string {
 	s, _ := v.(string)
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		return "must be a date written YYYY-MM-DD"
 	}
-	if d.AddDate(18, 0, 0).After(now) {
+	today := calendarDay(now)
+	if d.AddDate(18, 0, 0).After(today) {
 		return "must be the date of birth of a person aged 18 or over"
 	}
-	if d.AddDate(120, 0, 0).Before(now) {
+	if d.AddDate(120, 0, 0).Before(today) {
 		return "must be a date of birth within the last 120 years"
 	}
 	return ""
@@ -120,13 +121,19 @@ func incorporationRule(v any, now time.Time) string {
 	if err != nil {
 		return "must be a date written YYYY-MM-DD"
 	}
-	if d.After(now) {
+	if d.After(calendarDay(now)) {
 		return "must not be in the future"
 	}
 	if s < earliestIncorporation {
 		return "must be in 1800 or later"
 	}
 	return ""
+}
+
+// calendarDay is the date of now, as midnight UTC like a parsed date, so dates compare by day.
+func calendarDay(now time.Time) time.Time {
+	y, m, d := now.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
 func validEmail(s string) bool {
