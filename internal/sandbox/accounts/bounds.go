@@ -29,7 +29,7 @@ var maxLengths = func() map[string]int {
 		"owners.ssn": 25, "owners.dob": 10, "owners.phone": 25, "owners.email": 254,
 		"banking.depositAccount": 25, "banking.depositRouting": 25, "banking.accountType": 20,
 		"banking.accountHolderName": 100,
-		"contact.name": 100, "contact.email": 254, "contact.phone": 25,
+		"contact.name":              100, "contact.email": 254, "contact.phone": 25,
 	}
 	for _, prefix := range []string{"business.address.", "legalEntity.address.", "owners.address."} {
 		m[prefix+"line1"], m[prefix+"line2"], m[prefix+"city"] = 100, 100, 60
