@@ -109,17 +109,19 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		}
 	}
 	pricingService := pricing.NewService(db.Gorm, now, log)
-	docStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
-	if err != nil {
-		return nil, err
-	}
-	appStore := applications.NewStore(db.Pool)
-	docStore := documents.NewStore(db)
-	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
 	if err != nil {
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
 	}
+	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	if err != nil {
+		return nil, err
+	}
+	// Documents are encrypted at rest under the key ring, wherever they are stored.
+	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
+	appStore := applications.NewStore(db.Pool)
+	docStore := documents.NewStore(db)
+	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
 	authService := auth.NewService(db.Gorm, auth.Options{
 		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
@@ -158,6 +160,10 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	dashboardService := dashboard.NewService(db.Gorm, appStore)
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
+	// Documents stored before encryption at rest, or under a key rotated out, are
+	// rewritten on start-up, resumably.
+	jobs.Register(queue, documents.NewEncryptAtRestWorker(docStore, docStorage, log))
+	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
 	handler := web.New(web.Deps{
 		Config:       cfg,
 		DB:           db,

@@ -46,6 +46,11 @@ func (s *EncryptedStorage) Put(ctx context.Context, key string, body io.ReadSeek
 	if err := checkPut(key, body, size, contentType); err != nil {
 		return err
 	}
+	return s.put(ctx, key, body, size, contentType)
+}
+
+// put encrypts size bytes of plain into a spool file, then stores the ciphertext.
+func (s *EncryptedStorage) put(ctx context.Context, key string, plain io.Reader, size int64, contentType string) error {
 	sp, err := newSpool(s.spoolDir)
 	if err != nil {
 		return err
@@ -55,7 +60,7 @@ func (s *EncryptedStorage) Put(ctx context.Context, key string, body io.ReadSeek
 	if err != nil {
 		return fmt.Errorf("documents: encrypting %s: %w", key, err)
 	}
-	n, err := io.Copy(w, contextReader{ctx: ctx, r: body})
+	n, err := io.Copy(w, contextReader{ctx: ctx, r: plain})
 	if err != nil {
 		return fmt.Errorf("documents: encrypting %s: %w", key, err)
 	}
@@ -63,7 +68,7 @@ func (s *EncryptedStorage) Put(ctx context.Context, key string, body io.ReadSeek
 		return fmt.Errorf("documents: encrypting %s: %w", key, err)
 	}
 	if n != size {
-		return fmt.Errorf("documents: body held %d bytes, not the declared %d", n, size)
+		return fmt.Errorf("documents: %s held %d bytes, not the declared %d", key, n, size)
 	}
 	end, err := sp.f.Seek(0, io.SeekCurrent)
 	if err != nil {
@@ -73,6 +78,27 @@ func (s *EncryptedStorage) Put(ctx context.Context, key string, body io.ReadSeek
 		return fmt.Errorf("documents: rewinding %s: %w", key, err)
 	}
 	return s.inner.Put(ctx, key, sp.f, end, contentType)
+}
+
+// Reencrypt rewrites the object under key with the active key, streaming: a plaintext
+// object (stored before encryption at rest) is encrypted, one under an older key of the
+// ring is encrypted again. An object already under the active key is left alone, so a
+// pass that stopped half-way can run again. It returns the key id the object is under now
+// and whether it rewrote it.
+func (s *EncryptedStorage) Reencrypt(ctx context.Context, key string) (string, bool, error) {
+	active := s.ring.ActiveKeyID()
+	if id, err := s.KeyID(ctx, key); err != nil || id == active {
+		return id, false, err
+	}
+	body, info, err := s.Open(ctx, key)
+	if err != nil {
+		return "", false, err
+	}
+	defer body.Close()
+	if err := s.put(ctx, key, body, info.Size, info.ContentType); err != nil {
+		return "", false, err
+	}
+	return active, true, nil
 }
 
 // Open returns a reader of the object's plaintext and its plaintext size.

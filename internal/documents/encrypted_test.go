@@ -3,12 +3,10 @@ package documents
 import (
 	"bytes"
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/payportal/portal/internal/fieldcrypt"
+	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/s3server"
 )
 
@@ -76,25 +74,6 @@ func TestEncryptedStorageReadsPlaintextObjects(t *testing.T) {
 	}
 }
 
-// filesContaining lists the files under dir whose bytes contain needle.
 func filesContaining(t testing.TB, dir string, needle []byte) []string {
-	t.Helper()
-	var hits []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(b, needle) {
-			hits = append(hits, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hits
+	return testutil.FilesContaining(t, dir, needle)
 }
