@@ -16,6 +16,7 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/jobs"
+	"github.com/payportal/portal/internal/validation"
 )
 
 // Outbox stores messages and schedules their delivery.
@@ -179,6 +180,11 @@ func validate(m *Message) error {
 			return apperr.New(apperr.KindInvalid, "The reply-to e-mail address is not valid.")
 		}
 		m.ReplyTo = r.Address
+	}
+	// A line break in a header value would end the header and start another (header
+	// injection): names and subjects are refused unless they are one line of text.
+	if !validation.IsText(m.ToName) || !validation.IsText(m.Subject) {
+		return apperr.New(apperr.KindInvalid, "An e-mail's recipient name and subject must be one line of text, without line breaks or control characters.")
 	}
 	m.ToName = oneLine(m.ToName)
 	m.Subject = oneLine(m.Subject)

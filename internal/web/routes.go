@@ -71,7 +71,9 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.GET("/applications/:id/documents/list", d.Documents.List)
 	signedIn.POST("/applications/:id/documents", d.Documents.Upload)
 	signedIn.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	signedIn.HEAD("/applications/:id/documents/:doc/preview", d.Documents.Preview)
 	signedIn.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
+	signedIn.HEAD("/applications/:id/documents/:doc/download", d.Documents.Download)
 	signedIn.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
 	signedIn.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
 
