@@ -120,6 +120,11 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// Documents are encrypted at rest under the key ring, wherever they are stored.
 	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
 	appStore := applications.NewStore(db.Pool)
+	appStore.SealLinks(ring)
+	// Hand-off links stored in the clear before they were sealed are sealed now, once.
+	if _, err := appStore.SealLegacyLinks(ctx); err != nil {
+		return nil, err
+	}
 	docStore := documents.NewStore(db)
 	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
@@ -140,7 +145,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, err
 	}
 	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
-	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL)
+	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL).WithLinks(appStore)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
 		Submissions: submissionViews, Now: now, Log: log,
