@@ -144,7 +144,11 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if err != nil {
 		return nil, err
 	}
-	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
+	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, KeyRing: ring, Now: now, Log: log})
+	// Secret links written into messages before links were sealed are sealed now, once.
+	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
+		return nil, err
+	}
 	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL).WithLinks(appStore)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),

@@ -40,6 +40,9 @@ const (
 	ActionOpened = "opened"
 	// ActionUpstreamStatus: the processor announced a status in a webhook.
 	ActionUpstreamStatus = "upstream_status"
+
+	// ActionMessageLinkViewed: an admin saw the secret link of a held outbox message.
+	ActionMessageLinkViewed = "message_link_viewed"
 )
 
 // Details is the JSON the workspace's entries keep in audit_events.details. It never

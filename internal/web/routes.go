@@ -96,6 +96,7 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/pricing/:id/delete", d.Pricing.Delete)
 	admin.GET("/outbox", d.Outbox.List)
 	admin.GET("/outbox/:id", d.Outbox.Show)
+	admin.GET("/outbox/:id/html", d.Outbox.HTML)
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
