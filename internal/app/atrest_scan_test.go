@@ -174,9 +174,9 @@ func fillSubmitAndHandOff(t *testing.T, env *apptest.Env) map[string]string {
 	secrets := map[string]string{
 		"the TIN": "27-5308142", "the TIN's digits": "275308142",
 		"the SSN": "532-71-4806", "the SSN's digits": "532714806",
-		"the account number": "7730019288412",
+		"the account number":   "7730019288412",
 		"the documents' bytes": marker,
-		"a session cookie": rep.Cookie(auth.SessionCookieName), "the admin's session cookie": admin.Cookie(auth.SessionCookieName),
+		"a session cookie":     rep.Cookie(auth.SessionCookieName), "the admin's session cookie": admin.Cookie(auth.SessionCookieName),
 	}
 	link, err := env.App.Store.OpenHandoffLink(a)
 	if err != nil || !strings.HasPrefix(link, "http") {
