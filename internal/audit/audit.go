@@ -67,6 +67,8 @@ const (
 	ActionMerchantAlert = "merchant_alert"
 	// ActionMerchantAlertResolved: an admin decided about the alert (Message).
 	ActionMerchantAlertResolved = "merchant_alert_resolved"
+	// ActionMessageLinkViewed: an admin saw the secret link of a held outbox message.
+	ActionMessageLinkViewed = "message_link_viewed"
 )
 
 // Details is the JSON the workspace's entries keep in audit_events.details. It never

@@ -105,6 +105,8 @@ func describeEvent(r row, d Details) string {
 		return "restored the application"
 	case ActionSubmitted:
 		return "submitted the application"
+	case ActionMessageLinkViewed:
+		return "viewed the link of a held e-mail"
 	default:
 		if text, ok := describeSubmissionEvent(r.Action, d); ok {
 			return text

@@ -75,7 +75,9 @@ func routes(e *echo.Echo, d Deps) {
 	staff.GET("/applications/:id/documents/list", d.Documents.List)
 	staff.POST("/applications/:id/documents", d.Documents.Upload)
 	staff.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	staff.HEAD("/applications/:id/documents/:doc/preview", d.Documents.Preview)
 	staff.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
+	staff.HEAD("/applications/:id/documents/:doc/download", d.Documents.Download)
 	staff.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
 	staff.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
 
@@ -120,6 +122,7 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/pricing/:id/delete", d.Pricing.Delete)
 	admin.GET("/outbox", d.Outbox.List)
 	admin.GET("/outbox/:id", d.Outbox.Show)
+	admin.GET("/outbox/:id/html", d.Outbox.HTML)
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
