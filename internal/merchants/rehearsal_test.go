@@ -79,6 +79,11 @@ func rehearse(t *testing.T, w *world, name string) (uuid.UUID, string) {
 		}
 		return link != "", "status " + status
 	})
+	// The hand-off link is stored sealed (issue 13): open it as the portal does.
+	stored, err := w.env.App.Store.Get(ctx, nil, a.ID)
+	must(t, err)
+	link, err = w.env.App.Store.OpenHandoffLink(stored)
+	must(t, err)
 	// The merchant opens the link (inProgress) and accepts the terms (processing).
 	res, err := http.Get(link)
 	must(t, err)
