@@ -92,15 +92,8 @@ func (s *Service) commit(ctx context.Context, u *models.User, p *plan) error {
 		if err := s.store.InsertLaunch(ctx, tx, l); err != nil {
 			return err
 		}
-		if s.ledger != nil {
-			id, err := s.ledger.Opened(ctx, tx, l, u)
-			if err != nil {
-				return err
-			}
-			l.LedgerID = &id
-			if err := s.store.SetLedger(ctx, tx, l.ID, id); err != nil {
-				return err
-			}
+		if err := s.opened(ctx, tx, l, p.original, u); err != nil {
+			return err
 		}
 		return s.audit(ctx, tx, u, audit.ActionTerminalLaunched, l, "")
 	})

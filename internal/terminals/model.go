@@ -2,6 +2,7 @@ package terminals
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -280,3 +281,42 @@ func deref[T any](p *T) T {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// AmountText is the launch's amount for the pages ("" when none).
+func (l *Launch) AmountText() string {
+	if l.AmountCents == nil {
+		return ""
+	}
+	return FormatCents(*l.AmountCents)
+}
+
+// ProcessedText is the amount the terminal processed ("" when none).
+func (l *Launch) ProcessedText() string {
+	if l.ProcessedCents == nil {
+		return ""
+	}
+	return FormatCents(*l.ProcessedCents)
+}
+
+// TipText is the tip a tip launch asks for.
+func (l *Launch) TipText() string { return FormatCents(l.TipCents()) }
+
+// CardText names the card read: "Visa ending 4223" ("" when none).
+func (l *Launch) CardText() string { return cardText(l) }
+
+// Title names the launch: "Sale of 12.50".
+func (l *Launch) Title() string {
+	switch {
+	case l.Kind == KindTip && l.AmountCents != nil:
+		return "Tip: new total " + FormatCents(*l.AmountCents)
+	case l.AmountCents != nil:
+		return l.Kind.Label() + " of " + FormatCents(*l.AmountCents)
+	}
+	return l.Kind.Label()
+}
+
+// Phrase is the state's label inside a sentence.
+func (s State) Phrase() string { return strings.ToLower(s.Label()) }
+
+// ConfirmedByPerson reports an outcome recorded on a person's word.
+func (l *Launch) ConfirmedByPerson() bool { return deref(l.Resolution) == string(ResolvedByUser) }

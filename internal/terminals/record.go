@@ -16,14 +16,6 @@ import (
 // the device's health and the ledger's line, and each is conditional on
 // the state it leaves (errMoved when another process recorded it first).
 
-// changed passes a launch's new state to the ledger, with its timeline line.
-func (s *Service) changed(ctx context.Context, tx pgx.Tx, l *Launch, event string, by *uuid.UUID) error {
-	if s.ledger == nil {
-		return nil
-	}
-	return s.ledger.Changed(ctx, tx, l, event, by)
-}
-
 // accepted records the cloud's acceptance of a launch.
 func (s *Service) accepted(ctx context.Context, l *Launch, launched upstream.Launched, took time.Duration) (*Launch, error) {
 	var next *Launch

@@ -161,13 +161,10 @@ func (s *Service) commitResend(ctx context.Context, u *models.User, old *Launch,
 			}
 			return err
 		}
-		if s.ledger != nil {
-			id, err := s.ledger.Opened(ctx, tx, l, u)
-			if err != nil {
-				return err
-			}
-			l.LedgerID = &id
-			if err := s.store.SetLedger(ctx, tx, l.ID, id); err != nil {
+		// The resend answers the same ledger line: one intent, one line.
+		l.LedgerID = old.LedgerID
+		if l.LedgerID != nil {
+			if err := s.store.SetLedger(ctx, tx, l.ID, *l.LedgerID); err != nil {
 				return err
 			}
 		}

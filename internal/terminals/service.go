@@ -60,8 +60,8 @@ type Service struct {
 
 // NewService builds the room. Start begins following launches.
 func NewService(d Deps) (*Service, error) {
-	if d.Pool == nil || d.Merchants == nil || d.Cloud == nil || d.Recheck == nil {
-		return nil, errors.New("terminals: the room needs a pool, the merchants, and the cloud clients")
+	if d.Pool == nil || d.Merchants == nil || d.Ledger == nil || d.Cloud == nil || d.Recheck == nil {
+		return nil, errors.New("terminals: the room needs a pool, the merchants, the ledger and the cloud clients")
 	}
 	if d.Clock == nil {
 		d.Clock = upstream.SystemClock{}

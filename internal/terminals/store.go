@@ -130,6 +130,11 @@ func (s *Store) LaunchByFormToken(ctx context.Context, token uuid.UUID) (*Launch
 		`SELECT `+launchColumns+` FROM terminal_launches WHERE form_token = $1`, token)
 }
 
+// ResendOfLaunch loads the launch that sent id again, or models.ErrNotFound.
+func (s *Store) ResendOfLaunch(ctx context.Context, id uuid.UUID) (*Launch, error) {
+	return oneLaunch(ctx, s.pool, "load resend", `SELECT `+launchColumns+` FROM terminal_launches WHERE resend_of = $1`, id)
+}
+
 // OpenOnDevice loads the open launch of a device, or models.ErrNotFound.
 func (s *Store) OpenOnDevice(ctx context.Context, q database.Querier, locationID, device string) (*Launch, error) {
 	return oneLaunch(ctx, s.on(q), "load open terminal launch", `SELECT `+launchColumns+` FROM terminal_launches
