@@ -29,6 +29,9 @@ func (s *Service) plan(ctx context.Context, u *models.User, acc *Access, req Lau
 			errs.Add("original", msg)
 		}
 		p.original = orig
+		if orig != nil {
+			l.OriginalID = &orig.ID
+		}
 	}
 	locID, device := strings.TrimSpace(req.LocationID), strings.TrimSpace(req.Device)
 	if kind == KindTip && p.original != nil {
