@@ -286,4 +286,3 @@ func (e *env) ledgerLine(t *testing.T, id uuid.UUID) *payments.Transaction {
 }
 
 func cents(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
-

@@ -20,13 +20,17 @@ type Handlers struct {
 }
 
 // NewHandlers returns the handlers of the room.
-func NewHandlers(svc *Service, views *view.Renderer) *Handlers { return &Handlers{svc: svc, views: views} }
+func NewHandlers(svc *Service, views *view.Renderer) *Handlers {
+	return &Handlers{svc: svc, views: views}
+}
 
 // Path is the address of a merchant's terminals page.
 func Path(merchantID uuid.UUID) string { return "/merchants/" + merchantID.String() + "/terminals" }
 
 // LaunchPath is the address of a launch's page.
-func LaunchPath(merchantID, id uuid.UUID) string { return Path(merchantID) + "/launches/" + id.String() }
+func LaunchPath(merchantID, id uuid.UUID) string {
+	return Path(merchantID) + "/launches/" + id.String()
+}
 
 // Devices shows the merchant's locations and devices
 // (GET /merchants/:id/terminals).

@@ -129,7 +129,9 @@ type BusyError struct {
 func (e *BusyError) Error() string { return e.Message }
 
 // Unwrap makes a BusyError an apperr conflict (409) for the error handler.
-func (e *BusyError) Unwrap() error { return &apperr.Error{Kind: apperr.KindConflict, Message: e.Message} }
+func (e *BusyError) Unwrap() error {
+	return &apperr.Error{Kind: apperr.KindConflict, Message: e.Message}
+}
 
 // audit records an entry about the merchant and one about the transaction.
 func (s *Service) audit(ctx context.Context, tx pgx.Tx, u *models.User, action string, l *Launch, outcome string) error {

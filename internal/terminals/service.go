@@ -95,7 +95,9 @@ func (s *Service) Started() <-chan struct{} { return s.follow.started }
 func (s *Service) Stop(ctx context.Context) error { return s.follow.stop(ctx) }
 
 // Following returns how many launches this process polls (fast and slow).
-func (s *Service) Following() (fast, slow int) { return s.follow.fast.Watching(), s.follow.slow.Watching() }
+func (s *Service) Following() (fast, slow int) {
+	return s.follow.fast.Watching(), s.follow.slow.Watching()
+}
 
 // access loads what u may do with a merchant's terminals.
 func (s *Service) access(ctx context.Context, u *models.User, merchantID uuid.UUID) (*Access, error) {
@@ -127,4 +129,6 @@ func (s *Service) cloudLocation(ctx context.Context, merchantID uuid.UUID, locat
 }
 
 // inTx runs fn in one transaction of the room's pool.
-func (s *Service) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error { return s.store.InTx(ctx, fn) }
+func (s *Service) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return s.store.InTx(ctx, fn)
+}
