@@ -152,7 +152,7 @@ func (e *env) start(t *testing.T, follower string) *terminals.Service {
 }
 
 // addUser inserts an active user.
-func (e *env) addUser(t *testing.T, email, name string) *models.User {
+func (e *env) addUser(t testing.TB, email, name string) *models.User {
 	t.Helper()
 	u := &models.User{ID: uuid.New(), Email: email, Name: name, Role: models.RoleSalesRep, Active: true}
 	_, err := e.db.Pool.Exec(context.Background(), `INSERT INTO users (id, email, name, role, password_hash, active, created_at, updated_at)
@@ -255,7 +255,7 @@ func (e *env) sandboxTransactions(t *testing.T) []sandboxTx {
 }
 
 // adminJSON calls the sandbox's terminals admin JSON.
-func (e *env) adminJSON(t *testing.T, method, path, body string, out any) {
+func (e *env) adminJSON(t testing.TB, method, path, body string, out any) {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(context.Background(), method, e.srv.URL+"/_sandbox/admin/api/terminals"+path, strings.NewReader(body))
 	req.SetBasicAuth("admin", "admin")
