@@ -50,6 +50,8 @@ type Config struct {
 	Storage  StorageConfig
 	SMTP     SMTPConfig
 	Workers  WorkerConfig
+	// Terminals tunes the following of card-terminal transactions.
+	Terminals TerminalsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -204,6 +206,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		}
 	}
 	c.Sandbox = readSandbox(r)
+	c.Terminals = readTerminals(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),
