@@ -89,7 +89,8 @@ func newSvcEnv(t *testing.T, o svcOptions) *svcEnv {
 		rights = []payments.Permission{payments.PermView, payments.PermTakePayments, payments.PermCaptureAdjust,
 			payments.PermVoid, payments.PermRefund, payments.PermSavedMethods}
 	}
-	e.merchant = &payments.Merchant{ID: uuid.New(), Name: "Corner Bakery", Account: acct, Rights: map[payments.Permission]bool{}, SeesPersonalData: true}
+	e.merchant = &payments.Merchant{ID: uuid.New(), Name: "Corner Bakery", Account: acct, HasPaymentAccount: true,
+		Rights: map[payments.Permission]bool{}, SeesPersonalData: true}
 	for _, r := range rights {
 		e.merchant.Rights[r] = true
 	}
@@ -196,6 +197,14 @@ func (f *fakeMerchants) ForUser(_ context.Context, _ *models.User, id uuid.UUID)
 	}
 	cp := *f.m
 	return &cp, nil
+}
+
+func (f *fakeMerchants) Account(ctx context.Context, u *models.User, id uuid.UUID, _ payments.Permission) (upstream.Account, error) {
+	m, err := f.ForUser(ctx, u, id)
+	if err != nil {
+		return upstream.Account{}, err
+	}
+	return m.Account, nil
 }
 
 func (f *fakeMerchants) ForSystem(ctx context.Context, id uuid.UUID) (*payments.Merchant, error) {

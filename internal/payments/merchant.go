@@ -35,9 +35,12 @@ const (
 type Merchant struct {
 	ID   uuid.UUID
 	Name string
-	// Account is the direct payment account; empty OID when the merchant has
-	// no payment credentials yet.
+	// Account is the direct payment account, loaded only for an action (and
+	// for background work); empty OID when the merchant has no payment
+	// credentials yet.
 	Account upstream.Account
+	// HasPaymentAccount reports credentials on file (without loading them).
+	HasPaymentAccount bool
 	// Suspended merchants cannot transact (an admin's decision).
 	Suspended bool
 	// Rights are the acting user's; empty for background work.
@@ -57,15 +60,25 @@ func (m *Merchant) Can(p Permission) bool {
 	return m.Rights[p]
 }
 
-// HasAccount reports payment credentials.
+// HasAccount reports payment credentials loaded for an action.
 func (m *Merchant) HasAccount() bool { return m.Account.OID != "" && m.Account.Token != "" }
 
-// Merchants is the access the payments room needs of the merchants room: a
-// merchant as a user may see it (models.ErrNotFound when they may not), and
-// a merchant for background work. internal/app adapts the merchants room's
-// service to it.
+// CanTransact reports whether actions may be offered: not suspended, and
+// with a payment account on file.
+func (m *Merchant) CanTransact() bool { return !m.Suspended && (m.HasPaymentAccount || m.HasAccount()) }
+
+// Merchants is the access the payments room needs of the merchants room.
+// internal/app adapts the merchants room's service to it.
 type Merchants interface {
+	// ForUser loads a merchant as u may see it, with u's rights on it but
+	// without credentials (models.ErrNotFound when u may not see it).
 	ForUser(ctx context.Context, u *models.User, merchantID uuid.UUID) (*Merchant, error)
+	// Account returns the merchant's payment account for an action of u's
+	// that needs p: the merchants room's own check (membership, two-step
+	// sign-in, suspension) decides.
+	Account(ctx context.Context, u *models.User, merchantID uuid.UUID, p Permission) (upstream.Account, error)
+	// ForSystem loads a merchant with its payment account, for background
+	// work (reading back an unknown outcome).
 	ForSystem(ctx context.Context, merchantID uuid.UUID) (*Merchant, error)
 }
 
@@ -80,11 +93,14 @@ func authorize(ctx context.Context, ms Merchants, u *models.User, merchantID uui
 		return nil, models.ErrNotFound
 	}
 	if !m.Can(p) {
-		return nil, apperr.New(apperr.KindForbidden, "%s", msgNoRight(p))
+		return nil, forbidden(p)
 	}
 	if p != PermView {
 		if m.Suspended {
 			return nil, apperr.New(apperr.KindConflict, "%s", msgSuspended)
+		}
+		if m.Account, err = ms.Account(ctx, u, merchantID, p); err != nil {
+			return nil, err
 		}
 		if !m.HasAccount() {
 			return nil, apperr.New(apperr.KindConflict, "%s", msgNoAccount)
@@ -92,3 +108,6 @@ func authorize(ctx context.Context, ms Merchants, u *models.User, merchantID uui
 	}
 	return m, nil
 }
+
+// forbidden refuses an action the user has no right to.
+func forbidden(p Permission) error { return apperr.New(apperr.KindForbidden, "%s", msgNoRight(p)) }

@@ -189,3 +189,12 @@ func (s *Service) RemoveMethod(ctx context.Context, u *models.User, merchantID, 
 
 // errMethodGone answers a saved method that was removed meanwhile.
 var errMethodGone = apperr.Invalid("method_id", "This saved method is no longer on file. Choose another one.")
+
+// methodOf loads a merchant's saved method from its id as typed in a form.
+func (s *Service) methodOf(ctx context.Context, merchantID uuid.UUID, typed string) (*SavedMethod, error) {
+	id, err := uuid.Parse(typed)
+	if err != nil {
+		return nil, models.ErrNotFound
+	}
+	return s.method(ctx, merchantID, id)
+}

@@ -61,6 +61,7 @@ func answerFromUpstream(t *Transaction, ut *upstream.Transaction, how string) An
 	if t.Kind == KindVoid && ut.IsRefund() {
 		// The 25-minute rule: the processor refunded instead of voiding.
 		kind, a.Kind = KindRefund, KindRefund
+		a.Details["askedAs"] = "void"
 	}
 	switch ut.Outcome() {
 	case upstream.Declined:

@@ -51,7 +51,9 @@ type Result struct {
 type DuplicateError struct{ Earlier *Transaction }
 
 // Error describes the warning.
-func (e *DuplicateError) Error() string { return "payments: looks like a duplicate of " + e.Earlier.ID.String() }
+func (e *DuplicateError) Error() string {
+	return "payments: looks like a duplicate of " + e.Earlier.ID.String()
+}
 
 // MintToken returns a fresh form token for purpose ("pay", "ach", ...).
 func (s *Service) MintToken(m *Merchant, u *models.User, purpose string) (string, error) {
@@ -223,7 +225,7 @@ func (s *Service) PayCard(ctx context.Context, u *models.User, merchantID uuid.U
 	}
 	req := upstream.CardPayment{Ref: s.ref(t, u), Card: p.card,
 		Billing: upstream.Billing{Name: p.billing.Name, Address: p.billing.Address, PostalCode: p.billing.PostalCode},
-		Amount: upstream.Cents(p.amount), TipAmount: optionalCents(p.tip), TaxAmount: optionalCents(p.tax), Level2: p.level2}
+		Amount:  upstream.Cents(p.amount), TipAmount: optionalCents(p.tip), TaxAmount: optionalCents(p.tax), Level2: p.level2}
 	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
 		if p.kind == KindAuthorization {
 			return s.up.Authorize(cctx, m.Account, req)
