@@ -50,6 +50,7 @@ type Config struct {
 	Storage  StorageConfig
 	SMTP     SMTPConfig
 	Workers  WorkerConfig
+	Payments PaymentsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -204,6 +205,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		}
 	}
 	c.Sandbox = readSandbox(r)
+	c.Payments = readPayments(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),

@@ -27,8 +27,8 @@ const (
 // PurposeSaveMethod is the purpose of the form saving a method for a customer.
 func PurposeSaveMethod(customerID uuid.UUID) string { return "save-method:" + customerID.String() }
 
-// PurposeReverse, PurposeCapture and PurposeTip are the purposes of the
-// forms acting on a transaction.
+// PurposeReverse is the purpose of the Reverse form of a transaction (the
+// capture and tip forms have theirs too).
 func PurposeReverse(id uuid.UUID) string { return "reverse:" + id.String() }
 
 // PurposeCapture is the purpose of the capture form of an authorization.
