@@ -112,6 +112,9 @@ func describeEvent(r row, d Details) string {
 		if text, ok := describeTerminalEvent(r); ok {
 			return text
 		}
+		if text, ok := describePaymentEvent(r.Action, r.Details); ok {
+			return text
+		}
 	}
 	return r.Action
 }

@@ -52,6 +52,7 @@ type Config struct {
 	Workers  WorkerConfig
 	// Terminals tunes the following of card-terminal transactions.
 	Terminals TerminalsConfig
+	Payments PaymentsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -207,6 +208,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	}
 	c.Sandbox = readSandbox(r)
 	c.Terminals = readTerminals(r)
+	c.Payments = readPayments(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),

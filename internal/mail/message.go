@@ -20,6 +20,8 @@ const (
 	KindHandoff Kind = "handoff"
 	// KindInvitation carries a new user's one-time link to choose a password.
 	KindInvitation Kind = "invitation"
+	// KindReceipt carries a payment receipt to a merchant's customer.
+	KindReceipt Kind = "receipt"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -29,6 +31,8 @@ func (k Kind) Label() string {
 		return "Hand-off link"
 	case KindInvitation:
 		return "Invitation"
+	case KindReceipt:
+		return "Payment receipt"
 	}
 	return string(k)
 }

@@ -132,22 +132,22 @@ type Transaction struct {
 	// AmountCents is before tip, tax included; ApprovedCents what the
 	// processor approved (tip included); BalanceCents what a partial approval
 	// left; RefundedCents the approved refunds recorded against this row.
-	AmountCents, TipCents, TaxCents             int64
-	ApprovedCents, BalanceCents, RefundedCents  int64
-	Reference                                   string
-	Card                                        Card
-	Billing                                     Billing
-	LocationID, DeviceName                      string
-	UniqueTransID                               string
-	UpstreamType, ApprovalCode, ResultMessage   string
-	AVSCode, CVVCode, BatchNumber               string
-	HeldForReview                               bool
-	ReviewReasons                               string
-	Details                                     map[string]string
-	CreatedBy                                   *uuid.UUID
-	CreatedByName                               string // who, as the list shows them
-	CreatedAt, UpdatedAt                        time.Time
-	AnsweredAt, CheckUntil                      *time.Time
+	AmountCents, TipCents, TaxCents            int64
+	ApprovedCents, BalanceCents, RefundedCents int64
+	Reference                                  string
+	Card                                       Card
+	Billing                                    Billing
+	LocationID, DeviceName                     string
+	UniqueTransID                              string
+	UpstreamType, ApprovalCode, ResultMessage  string
+	AVSCode, CVVCode, BatchNumber              string
+	HeldForReview                              bool
+	ReviewReasons                              string
+	Details                                    map[string]string
+	CreatedBy                                  *uuid.UUID
+	CreatedByName                              string // who, as the list shows them
+	CreatedAt, UpdatedAt                       time.Time
+	AnsweredAt, CheckUntil                     *time.Time
 }
 
 // TotalCents is what was asked: amount and tip.

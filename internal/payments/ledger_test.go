@@ -47,7 +47,7 @@ func approvedSale(t *testing.T, l *payments.Ledger, merchant uuid.UUID, cents in
 	ctx := context.Background()
 	sale, err := l.Record(ctx, nil, payments.NewTransaction{MerchantID: merchant, Source: payments.SourceCard,
 		Kind: payments.KindSale, AmountCents: cents, Reference: "INV-1", CreatedBy: user,
-		Card: payments.Card{Brand: "Visa", First6: "411111", Last4: "1111"},
+		Card:    payments.Card{Brand: "Visa", First6: "411111", Last4: "1111"},
 		Billing: payments.Billing{Name: "Pat Doe", PostalCode: "94107"}})
 	if err != nil {
 		t.Fatal(err)

@@ -77,6 +77,31 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
 	signedIn.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
 
+	// A merchant's payments: the virtual terminal, the ledger, batches,
+	// customers. Every handler loads the merchant as the user may see it (404
+	// otherwise) and checks the right its action needs (403) in the payments
+	// room; a suspended merchant cannot transact (409).
+	pay := signedIn.Group("/merchants/:id")
+	pay.GET("/payments/new", d.Payments.NewPayment)         // take payments
+	pay.POST("/payments/card", d.Payments.PayCard)          // take payments
+	pay.POST("/payments/ach", d.Payments.PayACH)            // take payments
+	pay.POST("/payments/saved", d.Payments.PaySaved)        // take payments
+	pay.GET("/transactions", d.Payments.Ledger)             // view
+	pay.GET("/transactions/export.csv", d.Payments.Export)  // view
+	pay.GET("/batches", d.Payments.Batches)                 // view
+	pay.GET("/transactions/:tid", d.Payments.Show)          // view
+	pay.GET("/transactions/:tid/status", d.Payments.Status) // view
+	pay.GET("/transactions/:tid/reverse", d.Payments.ShowReverse)
+	pay.POST("/transactions/:tid/reverse", d.Payments.Reverse) // void or refund
+	pay.POST("/transactions/:tid/capture", d.Payments.Capture) // capture and adjust
+	pay.POST("/transactions/:tid/tip", d.Payments.AdjustTip)   // capture and adjust
+	pay.POST("/transactions/:tid/receipt", d.Payments.SendReceipt)
+	pay.GET("/customers", d.Payments.Customers)
+	pay.POST("/customers", d.Payments.CreateCustomer)
+	pay.GET("/customers/:cid", d.Payments.ShowCustomer)
+	pay.POST("/customers/:cid/methods", d.Payments.SaveMethod)               // saved methods
+	pay.POST("/customers/:cid/methods/:sid/remove", d.Payments.RemoveMethod) // saved methods
+
 	// Admins only.
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))
 	admin.GET("/users", d.Auth.ListUsers)
