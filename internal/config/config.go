@@ -52,7 +52,7 @@ type Config struct {
 	Workers  WorkerConfig
 	// Terminals tunes the following of card-terminal transactions.
 	Terminals TerminalsConfig
-	Payments PaymentsConfig
+	Payments  PaymentsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
