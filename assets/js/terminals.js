@@ -30,7 +30,7 @@
     var parts = s.split(".");
     return parseInt(parts[0], 10) * 100 + (parts[1] ? parseInt((parts[1] + "0").slice(0, 2), 10) : 0);
   }
-  function money(c) { return (c < 0 ? "-" : "") + Math.floor(Math.abs(c) / 100) + "." + ("0" + Math.abs(c) % 100).slice(-2); }
+  function money(c) { return (c < 0 ? "-" : "") + "$" + Math.floor(Math.abs(c) / 100) + "." + ("0" + Math.abs(c) % 100).slice(-2); }
   function showTip(input) {
     var base = parseInt(input.dataset.tipBase, 10), warn = parseInt(input.dataset.tipWarn, 10);
     var out = document.getElementById("tip-difference");

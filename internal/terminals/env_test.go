@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -284,5 +283,3 @@ func (e *env) ledgerLine(t *testing.T, id uuid.UUID) *payments.Transaction {
 	}
 	return tx
 }
-
-func cents(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }

@@ -64,7 +64,7 @@ func TestVoidOfASale(t *testing.T) {
 		t.Errorf("void on %s with %q", v.DeviceName, v.TransactionRef)
 	}
 	v = e.finished(t, v.ID, 2*time.Second)
-	if v.State != terminals.StateApproved || v.ProcessedText() != "30.00" {
+	if v.State != terminals.StateApproved || v.ProcessedText() != "$30.00" {
 		t.Fatalf("void: %s %s", v.State, v.ProcessedText())
 	}
 	if line := e.ledgerLine(t, s.ID); line.Status != payments.StatusVoided {

@@ -1,11 +1,12 @@
 package terminals
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/payportal/portal/internal/payments"
 
 	upstream "github.com/payportal/portal/internal/upstream/terminals"
 )
@@ -263,14 +264,8 @@ type Config struct {
 	ShortIDs       bool
 }
 
-// FormatCents writes cents as 12.34.
-func FormatCents(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
-}
+// FormatCents writes cents as the pages show money: $1,234.50.
+func FormatCents(c int64) string { return payments.FormatCents(c) }
 
 func deref[T any](p *T) T {
 	var zero T
