@@ -96,6 +96,19 @@ func newFollower(s *Service, fast, slow *upstream.Client, cfg FollowConfig) (*fo
 // leaseUntil is the end of a lease taken or renewed now.
 func (f *follower) leaseUntil() time.Time { return f.clock.Now().Add(f.cfg.Lease) }
 
+// launchLease is the lease a new launch starts with: this process's while
+// it follows launches; on a web-only process (no follower running) one that
+// has run out already, so that a following process takes it at once.
+func (f *follower) launchLease() time.Time {
+	f.mu.Lock()
+	running := f.running
+	f.mu.Unlock()
+	if !running {
+		return f.clock.Now()
+	}
+	return f.leaseUntil()
+}
+
 // start runs the pollers and the lease loop until stop.
 func (f *follower) start(ctx context.Context) {
 	f.mu.Lock()

@@ -48,7 +48,11 @@ func (s *Service) Launch(ctx context.Context, u *models.User, merchantID uuid.UU
 	if err := acc.mayLaunch(p.launch.Kind, p.launch.Amount(), p.loc); err != nil {
 		return nil, err
 	}
+	// Held as this process's before it is committed, so the lease loop never
+	// takes a launch being sent for one whose sender died.
+	s.follow.sending(p.launch)
 	if err := s.commit(ctx, u, p); err != nil {
+		s.follow.forget(p.launch.ID)
 		if errors.Is(err, errSameForm) {
 			return s.sameForm(ctx, merchantID, token)
 		}
@@ -77,7 +81,7 @@ func (s *Service) commit(ctx context.Context, u *models.User, p *plan) error {
 	l := p.launch
 	now := s.clock.Now()
 	l.CreatedAt, l.SentAt, l.State = now, &now, StateSending
-	l.Follower, l.LeaseUntil = &s.follow.cfg.Follower, ptr(s.follow.leaseUntil())
+	l.Follower, l.LeaseUntil = &s.follow.cfg.Follower, ptr(s.follow.launchLease())
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if l.Kind.Counted() {
 			if err := s.store.LockInvoice(ctx, tx, l.MerchantID, l.InvoiceRef); err != nil {
@@ -158,7 +162,6 @@ func (s *Service) audit(ctx context.Context, tx pgx.Tx, u *models.User, action s
 // or unknown (it may have).
 func (s *Service) send(ctx context.Context, p *plan) *Launch {
 	l := p.launch
-	s.follow.sending(l)
 	start := s.clock.Now()
 	launched, err := s.cloud.Launch(ctx, p.loc.Cloud(), l.DeviceName, transactionOf(l, p.original))
 	took := s.clock.Now().Sub(start)

@@ -117,7 +117,9 @@ func (s *Service) Resend(ctx context.Context, u *models.User, merchantID, id uui
 			return nil, err
 		}
 	}
+	s.follow.sending(p.launch)
 	if err := s.commitResend(ctx, u, old, p); err != nil {
+		s.follow.forget(p.launch.ID)
 		if errors.Is(err, errSameForm) {
 			return s.sameForm(ctx, merchantID, token)
 		}
@@ -143,7 +145,7 @@ func (s *Service) commitResend(ctx context.Context, u *models.User, old *Launch,
 	l := p.launch
 	now := s.clock.Now()
 	l.CreatedAt, l.SentAt, l.State = now, &now, StateSending
-	l.Follower, l.LeaseUntil = &s.follow.cfg.Follower, ptr(s.follow.leaseUntil())
+	l.Follower, l.LeaseUntil = &s.follow.cfg.Follower, ptr(s.follow.launchLease())
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		closed, err := s.store.Resent(ctx, tx, old.ID, u.ID, now)
 		if errors.Is(err, errMoved) {
