@@ -22,6 +22,12 @@ const (
 	KindInvitation Kind = "invitation"
 	// KindReceipt carries a payment receipt to a merchant's customer.
 	KindReceipt Kind = "receipt"
+	// KindMerchantAccess tells a merchant user they were given access to
+	// another merchant.
+	KindMerchantAccess Kind = "merchant_access"
+	// KindMerchantAlert raises to the owning rep and the admins what the
+	// upstream said of a boarded merchant (declined, withdrawn).
+	KindMerchantAlert Kind = "merchant_alert"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -33,6 +39,10 @@ func (k Kind) Label() string {
 		return "Invitation"
 	case KindReceipt:
 		return "Payment receipt"
+	case KindMerchantAccess:
+		return "Merchant access"
+	case KindMerchantAlert:
+		return "Merchant alert"
 	}
 	return string(k)
 }

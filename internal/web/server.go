@@ -18,6 +18,7 @@ import (
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
@@ -49,6 +50,8 @@ type Deps struct {
 	Submissions  *submission.Handlers
 	// Payments serves a merchant's virtual terminal, ledger and customers.
 	Payments *payments.Handlers
+	// Merchants serves the boarded merchants.
+	Merchants *merchants.Handlers
 }
 
 // New returns the portal's HTTP handler.
