@@ -54,7 +54,7 @@ func (s *Service) Devices(ctx context.Context, u *models.User, merchantID uuid.U
 		return nil, err
 	}
 	for _, loc := range acc.Merchant.Locations {
-		if _, ok := configs[loc.ID]; !ok {
+		if _, ok := configs[loc.ID]; !ok && s.configured() == nil {
 			_ = s.download(ctx, nil, merchantID, loc) // a failure is recorded and shown
 		}
 	}
@@ -114,6 +114,9 @@ func (s *Service) Refresh(ctx context.Context, u *models.User, merchantID uuid.U
 	loc, ok := acc.Merchant.Location(locationID)
 	if !ok {
 		return models.ErrNotFound
+	}
+	if err := s.configured(); err != nil {
+		return err
 	}
 	return s.download(ctx, u, merchantID, loc)
 }

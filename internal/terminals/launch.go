@@ -33,6 +33,9 @@ func (s *Service) Launch(ctx context.Context, u *models.User, merchantID uuid.UU
 	if err != nil {
 		return nil, err
 	}
+	if err := s.configured(); err != nil {
+		return nil, err
+	}
 	token, err := uuid.Parse(strings.TrimSpace(req.FormToken))
 	if err != nil {
 		return nil, apperr.New(apperr.KindInvalid, "This form has expired: open the launch form again.")

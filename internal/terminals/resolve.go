@@ -90,6 +90,9 @@ func (s *Service) Resend(ctx context.Context, u *models.User, merchantID, id uui
 	if err != nil {
 		return nil, err
 	}
+	if err := s.configured(); err != nil {
+		return nil, err
+	}
 	token, err := uuid.Parse(strings.TrimSpace(req.FormToken))
 	if err != nil {
 		return nil, apperr.New(apperr.KindInvalid, "This form has expired: reload the page.")

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/terminals"
 )
@@ -60,8 +61,19 @@ type Service struct {
 
 // NewService builds the room. Start begins following launches.
 func NewService(d Deps) (*Service, error) {
-	if d.Pool == nil || d.Merchants == nil || d.Ledger == nil || d.Cloud == nil || d.Recheck == nil {
-		return nil, errors.New("terminals: the room needs a pool, the merchants, the ledger and the cloud clients")
+	if d.Pool == nil || d.Merchants == nil || d.Ledger == nil {
+		return nil, errors.New("terminals: the room needs a pool, the merchants and the ledger")
+	}
+	var cloud Cloud = d.Cloud
+	if d.Cloud == nil || d.Recheck == nil {
+		// No terminal cloud configured: the pages work, launches and
+		// downloads say what is missing, and the pollers follow nothing.
+		cloud = noCloud{}
+		placeholder, err := upstream.New(upstream.Config{BaseURL: "http://terminal-cloud.invalid"})
+		if err != nil {
+			return nil, err
+		}
+		d.Cloud, d.Recheck = placeholder, placeholder
 	}
 	if d.Clock == nil {
 		d.Clock = upstream.SystemClock{}
@@ -69,7 +81,7 @@ func NewService(d Deps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: NewStore(d.Pool), merchants: d.Merchants, ledger: d.Ledger, cloud: d.Cloud,
+	s := &Service{store: NewStore(d.Pool), merchants: d.Merchants, ledger: d.Ledger, cloud: cloud,
 		clock: d.Clock, log: d.Log}
 	f, err := newFollower(s, d.Cloud, d.Recheck, d.Follow)
 	if err != nil {
@@ -131,4 +143,26 @@ func (s *Service) cloudLocation(ctx context.Context, merchantID uuid.UUID, locat
 // inTx runs fn in one transaction of the room's pool.
 func (s *Service) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	return s.store.InTx(ctx, fn)
+}
+
+// errNoCloud refuses what needs the terminal cloud when none is configured.
+var errNoCloud = apperr.New(apperr.KindUnavailable, "No terminal cloud is configured for this portal (PORTAL_TERMINALS_BASE_URL): nothing can be sent to a terminal.")
+
+// noCloud is the cloud of a portal without one.
+type noCloud struct{}
+
+func (noCloud) Config(context.Context, upstream.Location) (*upstream.LocationConfig, error) {
+	return nil, errNoCloud
+}
+
+func (noCloud) Launch(context.Context, upstream.Location, string, upstream.Transaction) (upstream.Launched, error) {
+	return upstream.Launched{}, errNoCloud
+}
+
+// configured reports whether a terminal cloud is configured.
+func (s *Service) configured() error {
+	if _, none := s.cloud.(noCloud); none {
+		return errNoCloud
+	}
+	return nil
 }

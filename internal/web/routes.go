@@ -126,6 +126,21 @@ func routes(e *echo.Echo, d Deps) {
 	pay.POST("/customers/:cid/methods", d.Payments.SaveMethod)               // saved methods
 	pay.POST("/customers/:cid/methods/:sid/remove", d.Payments.RemoveMethod) // saved methods
 
+	// A merchant's card terminals. Every handler loads the merchant as the
+	// user may see it (404 otherwise); launching checks the right of its kind
+	// (use terminals; refund, void, capture and adjust; installers: save card
+	// and test amounts) in the terminals room (403); a suspended merchant
+	// launches nothing (409), a busy device takes nothing (409).
+	term := signedIn.Group("/merchants/:id/terminals")
+	term.GET("", d.Terminals.Devices)                           // view
+	term.POST("/refresh", d.Terminals.Refresh)                  // use terminals, installers
+	term.GET("/launch", d.Terminals.NewLaunch)                  // the right of the kind
+	term.POST("/launches", d.Terminals.Launch)                  // the right of the kind
+	term.GET("/launches/:launch", d.Terminals.Show)             // view
+	term.GET("/launches/:launch/status", d.Terminals.Status)    // view
+	term.POST("/launches/:launch/confirm", d.Terminals.Confirm) // use terminals, installers
+	term.POST("/launches/:launch/resend", d.Terminals.Resend)   // the right of the kind
+
 	// Admins only.
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))
 	admin.GET("/users", d.Auth.ListUsers)

@@ -22,6 +22,7 @@ import (
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/workspace"
 )
@@ -52,6 +53,8 @@ type Deps struct {
 	Payments *payments.Handlers
 	// Merchants serves the boarded merchants.
 	Merchants *merchants.Handlers
+	// Terminals serves a merchant's card terminals and their transactions.
+	Terminals *terminals.Handlers
 }
 
 // New returns the portal's HTTP handler.

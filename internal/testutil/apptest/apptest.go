@@ -20,6 +20,7 @@ import (
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/testdb"
+	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 )
 
 // Env is a running portal for one test.
@@ -47,6 +48,7 @@ type settings struct {
 	jobRetryDelay func(attempt int) time.Duration
 	jobPoll       time.Duration
 	sandbox       *sandboxSettings
+	terminals     *terminalsapi.ManualClock
 }
 
 // WithEnv sets a PORTAL_* variable for the portal under test.
@@ -110,6 +112,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		Now: clock.Now, Throttle: s.throttle,
 		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
+		TerminalsClock: s.terminalsClock(),
 	})
 	if err != nil {
 		t.Fatalf("build portal: %v", err)
@@ -118,11 +121,13 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err := a.Jobs.Start(context.Background()); err != nil {
 			t.Fatalf("start job workers: %v", err)
 		}
+		a.Terminals.Start(context.Background())
 		// Runs before the database closes (cleanups run last-registered first).
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_ = a.Jobs.StopAndCancel(ctx)
+			_ = a.Terminals.Stop(ctx)
 		})
 	}
 	srv.Config.Handler = a.Handler

@@ -55,6 +55,9 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 		WebhookRetryDelays: []time.Duration{50 * time.Millisecond, 200 * time.Millisecond},
 		Logger:             slog.New(slog.DiscardHandler),
 	}
+	if s.terminals != nil {
+		opts.Clock = s.terminals
+	}
 	if s.sandbox.configure != nil {
 		s.sandbox.configure(&opts)
 	}
