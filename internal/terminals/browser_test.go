@@ -77,3 +77,97 @@ func TestBrowserSaleTipAndVoid(t *testing.T) {
 		t.Errorf("the sale in the ledger: %s tip %d %s", line.Status, line.TipCents, line.Source)
 	}
 }
+
+// A declined card, a transaction cancelled at the terminal and one the
+// terminal gave up on (no card presented): each says so, charges nothing
+// and frees the device.
+func TestBrowserDeclinedCancelledAndTimedOut(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	u, pw := p.cashier(t)
+	ctx := p.signIn(t, u, pw)
+	for _, tc := range []struct {
+		amount, state, says string
+		wait                time.Duration
+	}{
+		{"12.51", "Declined", "The card was declined", 4 * time.Second},
+		{"12.52", "Cancelled at the terminal", "Cancelled at the terminal", 4 * time.Second},
+		{"12.53", "Timed out at the terminal", "The terminal gave up waiting for a card", 61 * time.Second},
+	} {
+		p.openForm(t, ctx, "EMULATOR", "Sale")
+		launch(t, ctx, map[string]string{"launch-amount": tc.amount, "launch-invoice": "INV-9"})
+		waitState(t, ctx, "Waiting for the cardholder")
+		p.advance(tc.wait)
+		text := waitState(t, ctx, tc.state)
+		if !strings.Contains(text, tc.says) || !strings.Contains(text, "Nothing was charged") {
+			t.Errorf("%s:\n%s", tc.amount, text)
+		}
+		line, err := p.ledger().Get(t.Context(), nil, p.merchantID, p.launches(t)[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line.ApprovedCents != 0 || line.Status.Succeeded() {
+			t.Errorf("%s in the ledger: %s %d", tc.amount, line.Status, line.ApprovedCents)
+		}
+	}
+	// Nothing was approved, so the invoice's next payment is still .1.
+	for _, l := range p.launches(t) {
+		if l.TransactionRef != "INV-9.1" {
+			t.Errorf("reference %q after declines", l.TransactionRef)
+		}
+	}
+}
+
+// Save card (with the cardholder's consent), a sale with the saved card, and
+// a return linked to a sale: it needs a reason, cannot exceed what is left
+// of the sale, and joins the ledger as that sale's refund.
+func TestBrowserSaveCardTokenSaleAndReturn(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	u, pw := p.cashier(t)
+	ctx := p.signIn(t, u, pw)
+
+	p.openForm(t, ctx, "TABLE-D210", "Save card")
+	do(t, ctx, "send without consent", chromedp.Click(chromedp.ID("launch-submit")), chromedp.WaitVisible(chromedp.ID("launch-consent-error")))
+	do(t, ctx, "tick the consent", chromedp.Click(chromedp.ID("launch-consent")))
+	launch(t, ctx, nil)
+	p.advance(4 * time.Second)
+	waitState(t, ctx, "Approved")
+	do(t, ctx, "charge the saved card", chromedp.Click(chromedp.ID("charge-card")), chromedp.WaitVisible(chromedp.ID("launch-amount")))
+	do(t, ctx, "pick the card", chromedp.Click(chromedp.ID("card-0")))
+	launch(t, ctx, map[string]string{"launch-amount": "25.00", "launch-invoice": "SUB-1"})
+	p.advance(2 * time.Second)
+	text := waitState(t, ctx, "Approved")
+	if !strings.Contains(text, "Token") || !strings.Contains(text, "$25.00") {
+		t.Errorf("token sale:\n%s", text)
+	}
+	sale := p.launches(t)[0]
+	if sale.Kind != terminals.KindTokenSale {
+		t.Fatalf("newest launch is a %s", sale.Kind)
+	}
+
+	p.openForm(t, ctx, "EMULATOR", "Return")
+	do(t, ctx, "link the sale", chromedp.SetValue(chromedp.ID("launch-linked"), sale.ID.String()))
+	do(t, ctx, "send without a reason", chromedp.SendKeys(chromedp.ID("launch-amount"), "30.00"),
+		chromedp.Click(chromedp.ID("launch-submit")), chromedp.WaitVisible(chromedp.ID("launch-reason-error")))
+	do(t, ctx, "give a reason", chromedp.SendKeys(chromedp.ID("launch-reason"), "Damaged goods"),
+		chromedp.Click(chromedp.ID("launch-submit")), chromedp.WaitVisible(chromedp.ID("launch-amount-error")))
+	if msg := browser.TextOf(t, ctx, chromedp.CSS("#launch-amount-error")); !strings.Contains(msg, "$25.00") {
+		t.Errorf("cap message: %q", msg)
+	}
+	do(t, ctx, "return less", browser.Retype("launch-amount", "20.00"), chromedp.Click(chromedp.ID("launch-submit")),
+		chromedp.WaitVisible(chromedp.ID("launch-status")))
+	p.advance(4 * time.Second)
+	waitState(t, ctx, "Approved")
+	ret := p.launches(t)[0]
+	line, err := p.ledger().Get(t.Context(), nil, p.merchantID, ret.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line.Kind != payments.KindRefund || line.ParentID == nil || *line.ParentID != sale.ID || line.ApprovedCents != 2000 {
+		t.Errorf("the return in the ledger: %s of %v, %d", line.Kind, line.ParentID, line.ApprovedCents)
+	}
+	if orig, _ := p.ledger().Get(t.Context(), nil, p.merchantID, sale.ID); orig.RefundedCents != 2000 {
+		t.Errorf("the sale's refunded amount: %d", orig.RefundedCents)
+	}
+}

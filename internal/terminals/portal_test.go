@@ -123,7 +123,7 @@ func (p *portal) cashier(t *testing.T) (*models.User, string) {
 // signIn opens a browser signed in as u.
 func (p *portal) signIn(t *testing.T, u *models.User, password string) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(browser.New(t), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(browser.New(t), 90*time.Second)
 	t.Cleanup(cancel)
 	var code []func() string
 	if u.MFAEnabled() || u.Role == models.RoleMerchant || u.IsAdmin() {
