@@ -171,3 +171,84 @@ func TestBrowserSaveCardTokenSaleAndReturn(t *testing.T) {
 		t.Errorf("the sale's refunded amount: %d", orig.RefundedCents)
 	}
 }
+
+// A double click on the launch button, and a second tab launching on the
+// same device, give one terminal transaction: the second tab is told the
+// device is busy and sends nothing.
+func TestBrowserDoubleClickAndTwoTabsLaunchOnce(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	u, pw := p.cashier(t)
+	ctx := p.signIn(t, u, pw)
+	// The second tab of the same browser, with the same session.
+	tab2, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+
+	p.openForm(t, ctx, "COUNTER-S300", "Sale")
+	p.openForm(t, tab2, "COUNTER-S300", "Sale")
+	do(t, ctx, "type the amount", chromedp.SendKeys(chromedp.ID("launch-amount"), "18.00"))
+	do(t, tab2, "type the amount", chromedp.SendKeys(chromedp.ID("launch-amount"), "18.00"))
+	do(t, ctx, "double click", chromedp.DoubleClick(chromedp.ID("launch-submit")), chromedp.WaitVisible(chromedp.ID("launch-status")))
+	waitState(t, ctx, "Waiting for the cardholder")
+	do(t, tab2, "launch from the second tab", chromedp.Click(chromedp.ID("launch-submit")), chromedp.WaitVisible(chromedp.ID("launch-problem")))
+	if msg := browser.TextOf(t, tab2, chromedp.CSS("#launch-problem")); !strings.Contains(msg, "busy") || !strings.Contains(msg, "Nothing was sent") {
+		t.Errorf("second tab: %q", msg)
+	}
+	if n := len(p.launches(t)); n != 1 {
+		t.Errorf("%d launches", n)
+	}
+	if n := p.sandboxCount(t); n != 1 {
+		t.Errorf("the terminal received %d transactions", n)
+	}
+	// The second tab links to the transaction holding the device, and
+	// follows it too.
+	do(t, tab2, "open the transaction holding the device", chromedp.Click(chromedp.CSS("#launch-problem a")),
+		chromedp.WaitVisible(chromedp.ID("launch-status")))
+	p.advance(4 * time.Second)
+	waitState(t, ctx, "Approved")
+	waitState(t, tab2, "Approved")
+}
+
+// A launch whose five minutes run out is unknown: the page asks to look at
+// the terminal, the device stays locked, and the user records what the
+// terminal showed, which frees it. An installer (the owning rep) sees the
+// installer's choices only.
+func TestBrowserUnknownOutcomeIsConfirmedByTheUser(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	u, pw := p.cashier(t)
+	ctx := p.signIn(t, u, pw)
+	p.sandboxAdmin(t, "PUT", "/settings", `{"cardholderDelay": "20m"}`, nil)
+	p.openForm(t, ctx, "EMULATOR", "Sale")
+	launch(t, ctx, map[string]string{"launch-amount": "9.00"})
+	waitState(t, ctx, "Waiting for the cardholder")
+	p.advance(5 * time.Minute)
+	text := waitState(t, ctx, "Outcome unknown")
+	if !strings.Contains(text, "Look at the terminal") || !strings.Contains(text, "stays locked") {
+		t.Errorf("unknown page:\n%s", text)
+	}
+	do(t, ctx, "see the device locked", chromedp.Navigate(p.terminalsURL()), chromedp.WaitVisible(chromedp.ID("busy-EMULATOR")))
+	if msg := browser.TextOf(t, ctx, chromedp.CSS("#busy-EMULATOR")); !strings.Contains(msg, "Locked") {
+		t.Errorf("device: %q", msg)
+	}
+	do(t, ctx, "open it", chromedp.Click(chromedp.CSS("#busy-EMULATOR a")), chromedp.WaitVisible(chromedp.ID("confirm-form")))
+	do(t, ctx, "say it was approved", chromedp.Click(chromedp.ID("outcome-approved")),
+		chromedp.SendKeys(chromedp.ID("confirm-approval"), "OK1234"),
+		chromedp.Submit(chromedp.ID("confirm-approval")))
+	text = waitState(t, ctx, "Approved")
+	if !strings.Contains(text, "OK1234") || !strings.Contains(text, "Confirmed by") {
+		t.Errorf("confirmed page:\n%s", text)
+	}
+	do(t, ctx, "see the device free", chromedp.Navigate(p.terminalsURL()), chromedp.WaitVisible(chromedp.ID("device-EMULATOR")))
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#busy-EMULATOR").length`)); err != nil || n != 0 {
+		t.Errorf("the device is still locked (%d, %v)", n, err)
+	}
+
+	// The owning rep installs terminals: save card and test sales only.
+	rep := p.signIn(t, p.rep, p.repPW)
+	do(t, rep, "open the terminals page as the rep", chromedp.Navigate(p.terminalsURL()), chromedp.WaitVisible(chromedp.ID("installer-note")))
+	links := browser.TextOf(t, rep, chromedp.CSS("#device-COUNTER-S300 nav"))
+	if !strings.Contains(links, "Save card") || !strings.Contains(links, "Sale") || strings.Contains(links, "Return") {
+		t.Errorf("installer's choices: %q", links)
+	}
+}

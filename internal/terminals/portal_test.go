@@ -32,6 +32,7 @@ type portal struct {
 	env        *apptest.Env
 	clock      *upstream.ManualClock
 	admin, rep *models.User
+	repPW      string
 	merchantID uuid.UUID
 	locationID string
 }
@@ -41,7 +42,7 @@ func newPortal(t *testing.T) *portal {
 	p := &portal{clock: upstream.NewManualClock(time.Now().UTC().Truncate(time.Second))}
 	p.env = apptest.New(t, apptest.WithSandbox(nil), apptest.WithTerminalsClock(p.clock))
 	p.admin, _ = p.env.CreateUser(t, "admin@example.com", models.RoleAdmin)
-	p.rep, _ = p.env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	p.rep, p.repPW = p.env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
 	p.merchantID = p.board(t, "Corner Cafe")
 	var loc struct {
 		LocationID string `json:"locationId"`
