@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/models"
@@ -36,12 +35,11 @@ func (HandOverArgs) Kind() string { return "merchant_sandbox_credentials" }
 // the queue's default backoff).
 const HandOverMaxAttempts = 10
 
-// InsertOpts keeps one live job per merchant.
+// InsertOpts bounds the attempts. The job is not unique: boarding queues it
+// once (a merchant is created once), an admin's "fetch again" may queue
+// another while one is finishing, and two runs fill the same gaps once.
 func (HandOverArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: HandOverMaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-		rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-	}}}
+	return river.InsertOpts{MaxAttempts: HandOverMaxAttempts}
 }
 
 // queueHandOver queues the hand-over of a new merchant's credentials in
@@ -50,11 +48,10 @@ func (s *Service) queueHandOver(ctx context.Context, tx pgx.Tx, id uuid.UUID) er
 	if s.d.HandOver == nil || s.d.Queue == nil {
 		return nil
 	}
-	if err := s.d.Store.setSandboxFetch(ctx, tx, id, fetchPending, "", s.now()); err != nil {
+	if _, err := s.d.Queue.InsertTx(ctx, tx, HandOverArgs{MerchantID: id}, nil); err != nil {
 		return err
 	}
-	_, err := s.d.Queue.InsertTx(ctx, tx, HandOverArgs{MerchantID: id}, nil)
-	return err
+	return s.d.Store.setSandboxFetch(ctx, tx, id, fetchPending, "", s.now())
 }
 
 // FetchAgain queues the sandbox's hand-over again (an admin, in sandbox

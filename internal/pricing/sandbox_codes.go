@@ -74,10 +74,12 @@ type IssueCodeArgs struct {
 // Kind names the job in River.
 func (IssueCodeArgs) Kind() string { return "sandbox_pricing_code" }
 
-// InsertOpts keeps one live job per code and description.
+// InsertOpts keeps one live job per code and description (a running one
+// issues the very same code).
 func (IssueCodeArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{MaxAttempts: 12, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+		rivertype.JobStateRetryable, rivertype.JobStateScheduled,
 	}}}
 }
 
