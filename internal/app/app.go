@@ -24,6 +24,8 @@ import (
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -76,7 +78,11 @@ type App struct {
 	Dashboard *dashboard.Service
 	// Submissions submits applications and follows their push upstream.
 	Submissions *submission.Submissions
-	Handler     *echo.Echo
+	// Merchants are the boarded merchants, their credentials and people.
+	Merchants *merchants.Service
+	// Payments is the virtual terminal and the ledger.
+	Payments *payments.Service
+	Handler  *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -121,9 +127,16 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
 	}
 	sealer := applications.NewSealer(ring)
+	// Who must sign in in two steps follows from merchant permissions.
+	merchantStore := merchants.NewStore(db.Pool)
 	authService := auth.NewService(db.Gorm, auth.Options{
 		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
+		MFAPolicy: merchantStore.MFAPolicy,
 	})
+	clients, err := newProcessorClients(cfg, log, now)
+	if err != nil {
+		return nil, err
+	}
 
 	// Background jobs: every worker is registered here, before the caller
 	// starts the queue.
@@ -138,15 +151,23 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, err
 	}
 	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
+	merchantService := wireMerchants(merchantParts{
+		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
+		Pricing: pricingService, Clients: clients, Now: now, Log: log,
+	})
+	// Payments: the virtual terminal and the one ledger.
+	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,
+		Client: clients.Payments, Queue: queue, Outbox: outbox, Now: now, Log: log})
 	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
-		Submissions: submissionViews, Now: now, Log: log,
+		Submissions: submissionViews, Merchants: merchantStore, Now: now, Log: log,
 	})
 	// The hand-off: the merchant's e-mail, its tracking link and the upstream's
 	// status webhooks.
 	mailer := handoff.NewMailer(appStore, cfg.PublicURL, cfg.ResellerName)
-	statuses := handoff.NewUpstreamStatusRecorder(appStore, now)
+	// Boarding makes a merchant: the merchants room follows every status.
+	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
 	submissions := wireSubmissions(submissionParts{
@@ -177,8 +198,10 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Dashboard:    dashboard.NewHandlers(dashboardService, views),
 		Applications: workspace.NewHandlers(workspaceService, views),
 		Submissions:  submission.NewHandlers(submissions, views),
+		Merchants:    merchants.NewHandlers(merchantService, views),
+		Payments:     payments.NewHandlers(paymentService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -179,17 +179,24 @@ type NewUser struct {
 	Password string // empty: a password is generated and must be changed at first sign-in
 }
 
-// CreateUser validates and stores a new user, returning the password to hand
-// over when one was generated.
+// CreateUser validates and stores a new user of the reseller's staff (an
+// admin or a sales rep), returning the password to hand over when one was
+// generated. Merchant users are invited from their merchant's page
+// (InviteMerchantUser).
 func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, string, error) {
+	return s.createUser(ctx, in, false)
+}
+
+func (s *Service) createUser(ctx context.Context, in NewUser, merchant bool) (*models.User, string, error) {
 	in.Email = strings.TrimSpace(in.Email)
 	in.Name = strings.TrimSpace(in.Name)
 	errs := apperr.FieldErrors{}
 	if addr, err := mail.ParseAddress(in.Email); err != nil || addr.Address != in.Email {
 		errs["email"] = "Enter an e-mail address like name@example.com."
 	}
-	if !in.Role.Valid() {
-		errs["role"] = "Choose a role: Admin or Sales rep."
+	switch {
+	case merchant && in.Role != models.RoleMerchant, !merchant && !in.Role.Staff():
+		errs["role"] = "Choose a role: Admin or Sales rep. (Merchant users are invited from their merchant's page.)"
 	}
 	generated := ""
 	mustChange := false
@@ -219,6 +226,12 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, str
 		return nil, "", err
 	}
 	return u, generated, nil
+}
+
+// EndSessions signs a user out everywhere, so that their next sign-in
+// applies what changed (a permission that now requires two-step sign-in).
+func (s *Service) EndSessions(ctx context.Context, id uuid.UUID) error {
+	return s.users.EndSessions(ctx, id, s.now())
 }
 
 // SetActive activates or deactivates a user. An admin cannot deactivate

@@ -45,12 +45,13 @@ type Config struct {
 	// all, so that a fresh portal is usable at once (make run sets it).
 	SeedExamples bool
 
-	Upstream UpstreamConfig
-	Sandbox  SandboxConfig
-	Storage  StorageConfig
-	SMTP     SMTPConfig
-	Workers  WorkerConfig
-	Payments PaymentsConfig
+	Upstream  UpstreamConfig
+	Processor ProcessorConfig
+	Sandbox   SandboxConfig
+	Storage   StorageConfig
+	SMTP      SMTPConfig
+	Workers   WorkerConfig
+	Payments  PaymentsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -205,6 +206,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		}
 	}
 	c.Sandbox = readSandbox(r)
+	c.Processor = readProcessor(r, c)
 	c.Payments = readPayments(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),

@@ -18,6 +18,7 @@ import (
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
@@ -47,6 +48,8 @@ type Deps struct {
 	// Applications serves the application workspace.
 	Applications *workspace.Handlers
 	Submissions  *submission.Handlers
+	// Merchants serves the boarded merchants.
+	Merchants *merchants.Handlers
 	// Payments serves a merchant's virtual terminal, ledger and customers.
 	Payments *payments.Handlers
 }
