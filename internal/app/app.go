@@ -25,6 +25,7 @@ import (
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
@@ -85,6 +86,8 @@ type App struct {
 	Submissions *submission.Submissions
 	// Merchants are the boarded merchants, their credentials and people.
 	Merchants *merchants.Service
+	// Payments is the virtual terminal and the ledger.
+	Payments *payments.Service
 	// Terminals launches and follows transactions on card terminals; the
 	// caller starts and stops its follower with the job workers.
 	Terminals *terminals.Service
@@ -161,6 +164,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
 		Pricing: pricingService, Clients: clients, Now: now, Log: log,
 	})
+	// Payments: the virtual terminal and the one ledger.
+	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,
+		Client: clients.Payments, Queue: queue, Outbox: outbox, Now: now, Log: log})
 	terminalService, err := wireTerminals(terminalParts{Config: cfg, Pool: db.Pool, Merchants: merchantService, Ring: ring,
 		Clock: opts.TerminalsClock, Now: now, Log: log})
 	if err != nil {
@@ -207,9 +213,10 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Applications: workspace.NewHandlers(workspaceService, views),
 		Submissions:  submission.NewHandlers(submissions, views),
 		Merchants:    merchants.NewHandlers(merchantService, views),
+		Payments:     payments.NewHandlers(paymentService, views),
 		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Terminals: terminalService, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -27,7 +27,6 @@ const (
 // Transaction is the subject of a transaction's trail.
 func Transaction(id uuid.UUID) Subject { return Subject{Kind: SubjectTransaction, ID: id} }
 
-
 // PaymentDetails is what a payment action's entry keeps: never card data
 // beyond the brand and last four, never a cardholder's name.
 type PaymentDetails struct {

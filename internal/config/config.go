@@ -209,8 +209,8 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	}
 	c.Sandbox = readSandbox(r)
 	c.Terminals = readTerminals(r)
-	c.Payments = readPayments(r)
 	c.Processor = readProcessor(r, c)
+	c.Payments = readPayments(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),

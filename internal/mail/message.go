@@ -20,14 +20,14 @@ const (
 	KindHandoff Kind = "handoff"
 	// KindInvitation carries a new user's one-time link to choose a password.
 	KindInvitation Kind = "invitation"
-	// KindReceipt carries a payment receipt to a merchant's customer.
-	KindReceipt Kind = "receipt"
 	// KindMerchantAccess tells a merchant user they were given access to
 	// another merchant.
 	KindMerchantAccess Kind = "merchant_access"
 	// KindMerchantAlert raises to the owning rep and the admins what the
 	// upstream said of a boarded merchant (declined, withdrawn).
 	KindMerchantAlert Kind = "merchant_alert"
+	// KindReceipt carries a payment receipt to a merchant's customer.
+	KindReceipt Kind = "receipt"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -37,12 +37,12 @@ func (k Kind) Label() string {
 		return "Hand-off link"
 	case KindInvitation:
 		return "Invitation"
-	case KindReceipt:
-		return "Payment receipt"
 	case KindMerchantAccess:
 		return "Merchant access"
 	case KindMerchantAlert:
 		return "Merchant alert"
+	case KindReceipt:
+		return "Payment receipt"
 	}
 	return string(k)
 }

@@ -124,6 +124,14 @@ type ledgerPage struct {
 	Kinds    any
 }
 
+// NextQuery is the query string of the next page.
+func (p *ledgerPage) NextQuery() string {
+	f := p.Form
+	return query("from", f.From, "to", f.To, "type", f.Type, "source", f.Source, "status", f.Status, "min", f.Min,
+		"max", f.Max, "last4", f.Last4, "reference", f.Reference, "user", f.User, "batch", f.Batch, "tz", f.TZ,
+		"after", p.Page.Next)
+}
+
 // Ledger lists a merchant's transactions with the filters asked for.
 func (h *Handlers) Ledger(c echo.Context) error {
 	mid, _, err := ids(c, "")

@@ -185,30 +185,31 @@ func (e *svcEnv) settle() {
 }
 
 type fakeMerchants struct {
-	mu sync.Mutex
-	m  *payments.Merchant
+	m *payments.Merchant
 }
 
 func (f *fakeMerchants) ForUser(_ context.Context, _ *models.User, id uuid.UUID) (*payments.Merchant, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	if id != f.m.ID {
+		return nil, models.ErrNotFound
+	}
+	cp := *f.m
+	cp.Account = upstream.Account{} // as the merchants room: credentials only for an action
+	return &cp, nil
+}
+
+func (f *fakeMerchants) Account(_ context.Context, _ *models.User, id uuid.UUID, _ payments.Permission) (upstream.Account, error) {
+	if id != f.m.ID {
+		return upstream.Account{}, models.ErrNotFound
+	}
+	return f.m.Account, nil
+}
+
+func (f *fakeMerchants) ForSystem(_ context.Context, id uuid.UUID) (*payments.Merchant, error) {
 	if id != f.m.ID {
 		return nil, models.ErrNotFound
 	}
 	cp := *f.m
 	return &cp, nil
-}
-
-func (f *fakeMerchants) Account(ctx context.Context, u *models.User, id uuid.UUID, _ payments.Permission) (upstream.Account, error) {
-	m, err := f.ForUser(ctx, u, id)
-	if err != nil {
-		return upstream.Account{}, err
-	}
-	return m.Account, nil
-}
-
-func (f *fakeMerchants) ForSystem(ctx context.Context, id uuid.UUID) (*payments.Merchant, error) {
-	return f.ForUser(ctx, nil, id)
 }
 
 type clock struct {

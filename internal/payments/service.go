@@ -164,8 +164,11 @@ func (s *Service) finish(ctx context.Context, t *Transaction, ut *upstream.Trans
 	if err != nil {
 		return nil, fmt.Errorf("record the answer of %s: %w", t.ID, err)
 	}
-	if callErr != nil && out.Status.Open() {
+	switch {
+	case callErr != nil && out.Status.Open():
 		s.log.Warn("payment outcome unknown; checking in the background", "transaction_id", t.ID, "kind", t.Kind, "err", callErr)
+	case callErr != nil:
+		s.log.Warn("payment request not carried out", "transaction_id", t.ID, "kind", t.Kind, "err", callErr)
 	}
 	return out, nil
 }

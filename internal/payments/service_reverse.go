@@ -163,7 +163,7 @@ func (s *Service) Reverse(ctx context.Context, u *models.User, merchantID, id uu
 	if !m.Can(PermVoid) && !m.Can(PermRefund) {
 		return nil, apperr.New(apperr.KindForbidden, "%s", msgNoRight(PermRefund))
 	}
-	if _, err := authorize(ctx, s.merchants, u, merchantID, firstRight(m, PermVoid, PermRefund)); err != nil {
+	if m, err = authorize(ctx, s.merchants, u, merchantID, firstRight(m, PermVoid, PermRefund)); err != nil {
 		return nil, err // suspended, or no account
 	}
 	tid, earlier, err := s.readToken(ctx, m, u, f.FormToken, PurposeReverse(id))

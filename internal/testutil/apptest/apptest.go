@@ -49,7 +49,12 @@ type settings struct {
 	jobPoll       time.Duration
 	sandbox       *sandboxSettings
 	terminals     *terminalsapi.ManualClock
+	log           slog.Handler
 }
+
+// WithLogger sends the portal's log lines to h (they are discarded by
+// default), for tests that read what the portal logs.
+func WithLogger(h slog.Handler) Option { return func(s *settings) { s.log = h } }
 
 // WithEnv sets a PORTAL_* variable for the portal under test.
 func WithEnv(name, value string) Option { return func(s *settings) { s.vars[name] = value } }
@@ -108,7 +113,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	if s.jobPoll <= 0 {
 		s.jobPoll = 50 * time.Millisecond
 	}
-	a, err := app.Build(context.Background(), cfg, db, slog.New(slog.DiscardHandler), app.Options{
+	logHandler := s.log
+	if logHandler == nil {
+		logHandler = slog.DiscardHandler
+	}
+	a, err := app.Build(context.Background(), cfg, db, slog.New(logHandler), app.Options{
 		Now: clock.Now, Throttle: s.throttle,
 		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
