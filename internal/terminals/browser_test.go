@@ -170,6 +170,30 @@ func TestBrowserSaveCardTokenSaleAndReturn(t *testing.T) {
 	if orig, _ := p.ledger().Get(t.Context(), nil, p.merchantID, sale.ID); orig.RefundedCents != 2000 {
 		t.Errorf("the sale's refunded amount: %d", orig.RefundedCents)
 	}
+
+	// One ledger: the list, the export, the batch view and the timeline
+	// hold the terminal's transactions beside the keyed ones.
+	c := p.env.Client(t)
+	c.Login(u.Email, pw)
+	base := "/merchants/" + p.merchantID.String()
+	if list := c.Get(base + "/transactions"); !strings.Contains(list.Body, "SUB-1.1") {
+		t.Errorf("the ledger's list lacks the token sale (%d)", list.Status)
+	}
+	if csv := c.Get(base + "/transactions/export.csv"); !strings.Contains(csv.Body, "SUB-1.1") || !strings.Contains(csv.Body, "terminal") {
+		t.Errorf("the export lacks the token sale:\n%s", csv.Body)
+	}
+	if batches := c.Get(base + "/batches"); batches.Status != 200 || !strings.Contains(batches.Body, "$25.00") {
+		t.Errorf("the batch view lacks the token sale (%d)", batches.Status)
+	}
+	page := c.Get(base + "/transactions/" + sale.ID.String())
+	for _, want := range []string{"Launched on terminal TABLE-D210", "The terminal cloud accepted it", "Damaged goods", "open it on the terminals page"} {
+		if !strings.Contains(page.Body, want) {
+			t.Errorf("the transaction's page lacks %q", want)
+		}
+	}
+	if strings.Contains(page.Body, `/reverse"`) {
+		t.Error("the transaction's page offers to reverse a terminal sale through the direct payment API")
+	}
 }
 
 // A double click on the launch button, and a second tab launching on the

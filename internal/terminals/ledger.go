@@ -67,6 +67,7 @@ func (s *Service) opened(ctx context.Context, tx pgx.Tx, l *Launch, original *La
 	}
 	if l.Reason != "" {
 		n.Details["reason"] = l.Reason
+		n.Event.Message = l.Kind.Label() + " launched on terminal " + l.DeviceName + " by " + u.DisplayName() + "; reason: " + l.Reason + "."
 	}
 	if l.Kind == KindTokenSale {
 		n.Details["saved_card"] = "true"
