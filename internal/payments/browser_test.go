@@ -155,3 +155,157 @@ func js(expr string) chromedp.Action[chromedp.Void] {
 		return err
 	})
 }
+
+// TestBrowserRefundsAfterSettlementAndACH: a settled sale cannot be voided,
+// so Reverse offers a linked refund; a partial refund asks for the go-ahead
+// first (the processor holds it for review); an ACH debit is refunded the
+// same way.
+func TestBrowserRefundsAfterSettlementAndACH(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	ctx := p.signedInBrowser(t)
+	p.fillCard(t, ctx, "40.00", "4111111111111111", "123")
+	if got := submit(t, ctx, "form.pay-form"); got != "Approved" {
+		t.Fatalf("sale: %q", got)
+	}
+	saleURL := location(t, ctx)
+	// A day later on the sandbox's clock the batch has settled.
+	p.clock.Advance(26 * time.Hour)
+	do(t, ctx, "open Reverse", chromedp.Navigate(saleURL+"/reverse"), chromedp.WaitVisible(chromedp.ID("reverse-amount")))
+	submit(t, ctx, "form.pay-form")
+	do(t, ctx, "the refund offer", chromedp.WaitVisible(chromedp.ID("reverse-amount")))
+	plan := browser.TextOf(t, ctx, chromedp.CSS(".plan"))
+	if !strings.Contains(plan, "has settled") {
+		t.Fatalf("after the refused void: %q", plan)
+	}
+	// Part of it: the warning, then "refund anyway".
+	do(t, ctx, "partial refund", browser.Retype("reverse-amount", "10.00"))
+	submit(t, ctx, "form.pay-form")
+	do(t, ctx, "the review warning", chromedp.WaitVisible(chromedp.ID("review-heading")), chromedp.Click(chromedp.ID("reverse-ack")))
+	if got := submit(t, ctx, "form.pay-form"); got != "Partly refunded" {
+		t.Fatalf("after the partial refund: %q", got)
+	}
+	// The rest.
+	do(t, ctx, "open Reverse again", chromedp.Navigate(saleURL+"/reverse"), chromedp.WaitVisible(chromedp.ID("reverse-amount")))
+	if v, _ := chromedp.Run(ctx, chromedp.Value(chromedp.ID("reverse-amount"))); v != "30.00" {
+		t.Fatalf("left to refund: %q", v)
+	}
+	submit(t, ctx, "form.pay-form")
+	do(t, ctx, "the review warning again", chromedp.WaitVisible(chromedp.ID("review-heading")), chromedp.Click(chromedp.ID("reverse-ack")))
+	if got := submit(t, ctx, "form.pay-form"); got != "Refunded" {
+		t.Fatalf("after the whole refund: %q", got)
+	}
+	if n := p.upstreamOf("CreditReturn"); n != 2 {
+		t.Fatalf("%d upstream returns", n)
+	}
+
+	// ACH: a debit with the customer's authorization, settled, refunded.
+	do(t, ctx, "fill the ACH form",
+		chromedp.Navigate(p.env.URL+p.base()+"/payments/new?tab=ach"),
+		chromedp.WaitVisible(chromedp.ID("ach-amount")),
+		chromedp.SendKeys(chromedp.ID("ach-amount"), "250.00"),
+		chromedp.SendKeys(chromedp.ID("ach-holder"), "Pat Doe"),
+		chromedp.SendKeys(chromedp.ID("ach-routing"), "011401534"),
+		chromedp.SendKeys(chromedp.ID("ach-account"), "123456789"),
+		chromedp.SetValue(chromedp.ID("ach-how"), "phone"),
+	)
+	// A wrong routing number and no authorization: both said, the rest kept.
+	submit(t, ctx, "form.pay-form")
+	summary := browser.TextOf(t, ctx, chromedp.CSS(".error-summary"))
+	if !strings.Contains(summary, "routing number") || !strings.Contains(summary, "authorize") {
+		t.Fatalf("ACH problems: %q", summary)
+	}
+	if v, _ := chromedp.Run(ctx, chromedp.Value(chromedp.ID("ach-holder"))); v != "Pat Doe" {
+		t.Fatalf("holder not kept: %q", v)
+	}
+	if v, _ := chromedp.Run(ctx, chromedp.Value(chromedp.ID("ach-account"))); v != "" {
+		t.Fatal("the account number came back")
+	}
+	do(t, ctx, "correct the ACH form",
+		browser.Retype("ach-routing", "011401533"),
+		chromedp.SendKeys(chromedp.ID("ach-account"), "123456789"),
+		chromedp.Click(chromedp.ID("ach-authorized")),
+	)
+	if got := submit(t, ctx, "form.pay-form"); got != "Approved" {
+		t.Fatalf("ACH debit: %q", got)
+	}
+	saleURL = location(t, ctx)
+	p.settle()
+	do(t, ctx, "reverse the debit", chromedp.Navigate(saleURL+"/reverse"), chromedp.WaitVisible(chromedp.ID("reverse-amount")))
+	submit(t, ctx, "form.pay-form")
+	do(t, ctx, "the refund offer", chromedp.WaitVisible(chromedp.ID("reverse-amount")))
+	if got := submit(t, ctx, "form.pay-form"); got != "Refunded" {
+		t.Fatalf("ACH refund: %q", got)
+	}
+	if n := p.upstreamOf("AchReturn"); n != 1 {
+		t.Fatalf("%d upstream ACH returns", n)
+	}
+}
+
+// TestBrowserSavedCardWithConsent: a customer, a card saved only with the
+// consent ticked by the user, and a payment with it.
+func TestBrowserSavedCardWithConsent(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	ctx := p.signedInBrowser(t)
+	do(t, ctx, "add a customer",
+		chromedp.Navigate(p.env.URL+p.base()+"/customers"),
+		chromedp.WaitVisible(chromedp.ID("c-name")),
+		chromedp.SendKeys(chromedp.ID("c-name"), "Sam Regular"),
+		chromedp.SendKeys(chromedp.ID("c-email"), "sam@example.com"),
+		chromedp.Submit(chromedp.ID("c-name")),
+		chromedp.WaitVisible(chromedp.ID("save-number")),
+	)
+	fitsTheScreen(t, ctx, "a customer's page")
+	ticked, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('save-consent').checked`))
+	if ticked {
+		t.Fatal("the consent is ticked for the user")
+	}
+	do(t, ctx, "a card without consent",
+		chromedp.SendKeys(chromedp.ID("save-number"), "4242 4242 4242 4242"),
+		chromedp.SendKeys(chromedp.ID("save-expiry"), expiry()),
+		chromedp.SetValue(chromedp.ID("save-consent-how"), "phone"),
+		chromedp.Click(chromedp.CSS("form[action$='/methods'] button[type=submit]")),
+		chromedp.WaitVisible(chromedp.ID("save-consent-error")),
+	)
+	if p.upstreamOf("CreditSaveCard") != 0 {
+		t.Fatal("saved without consent")
+	}
+	do(t, ctx, "with consent",
+		chromedp.SendKeys(chromedp.ID("save-number"), "4242 4242 4242 4242"),
+		chromedp.Click(chromedp.ID("save-consent")),
+		chromedp.Click(chromedp.CSS("form[action$='/methods'] button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(".methods")),
+	)
+	methods := browser.TextOf(t, ctx, chromedp.CSS(".methods"))
+	if !strings.Contains(methods, "Visa ending 4242") || !strings.Contains(methods, "save-method-2026-11") || !strings.Contains(methods, "phone") {
+		t.Fatalf("saved methods: %q", methods)
+	}
+	do(t, ctx, "pay with it",
+		chromedp.Click(chromedp.CSS(`a[href*="tab=saved"]`)),
+		chromedp.WaitVisible(chromedp.ID("saved-amount")),
+		chromedp.SendKeys(chromedp.ID("saved-amount"), "18.75"),
+	)
+	if got := submit(t, ctx, "form.pay-form"); got != "Approved" {
+		t.Fatalf("payment with the saved card: %q", got)
+	}
+	if n := p.upstreamOf("CreditSale"); n != 1 {
+		t.Fatalf("%d upstream sales", n)
+	}
+	var consents int
+	if err := p.env.DB.Pool.QueryRow(t.Context(), `SELECT COUNT(*) FROM payment_consents WHERE purpose = 'save_method'
+		AND text_version = 'save-method-2026-11' AND given_how = 'phone' AND recorded_by = $1 AND customer_id IS NOT NULL
+		AND saved_method_id IS NOT NULL`, p.staff.ID).Scan(&consents); err != nil || consents != 1 {
+		t.Fatalf("%d consents recorded (%v)", consents, err)
+	}
+}
+
+// location is the address of the page open in the tab.
+func location(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	u, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
