@@ -3,6 +3,7 @@ package app
 import (
 	"html/template"
 
+	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/web"
 )
 
@@ -10,5 +11,6 @@ import (
 func viewFuncs(static *web.Static) template.FuncMap {
 	return template.FuncMap{
 		"asset": static.URL,
+		"money": payments.FormatCents,
 	}
 }

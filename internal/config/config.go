@@ -51,6 +51,9 @@ type Config struct {
 	Storage   StorageConfig
 	SMTP      SMTPConfig
 	Workers   WorkerConfig
+	// Terminals tunes the following of card-terminal transactions.
+	Terminals TerminalsConfig
+	Payments  PaymentsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -205,7 +208,9 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		}
 	}
 	c.Sandbox = readSandbox(r)
+	c.Terminals = readTerminals(r)
 	c.Processor = readProcessor(r, c)
+	c.Payments = readPayments(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),

@@ -21,6 +21,7 @@ import (
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/testdb"
+	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 )
 
 // Env is a running portal for one test.
@@ -48,15 +49,16 @@ type settings struct {
 	jobRetryDelay func(attempt int) time.Duration
 	jobPoll       time.Duration
 	sandbox       *sandboxSettings
+	terminals     *terminalsapi.ManualClock
 	// log receives every log line of the portal and its sandbox; nil discards them.
-	log *slog.Logger
+	log slog.Handler
 }
 
 // WithLogOutput writes every log line of the portal and of the sandbox, at debug level and
 // as JSON, to w (safe for concurrent writes), for tests that read what was logged.
 func WithLogOutput(w io.Writer) Option {
 	return func(s *settings) {
-		s.log = slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		s.log = slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})
 	}
 }
 
@@ -65,8 +67,12 @@ func (s *settings) logger() *slog.Logger {
 	if s.log == nil {
 		return slog.New(slog.DiscardHandler)
 	}
-	return s.log
+	return slog.New(s.log)
 }
+
+// WithLogger sends the portal's log lines to h (they are discarded by
+// default), for tests that read what the portal logs.
+func WithLogger(h slog.Handler) Option { return func(s *settings) { s.log = h } }
 
 // WithEnv sets a PORTAL_* variable for the portal under test.
 func WithEnv(name, value string) Option { return func(s *settings) { s.vars[name] = value } }
@@ -129,6 +135,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		Now: clock.Now, Throttle: s.throttle,
 		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
+		TerminalsClock: s.terminalsClock(),
 	})
 	if err != nil {
 		t.Fatalf("build portal: %v", err)
@@ -137,11 +144,13 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err := a.Jobs.Start(context.Background()); err != nil {
 			t.Fatalf("start job workers: %v", err)
 		}
+		a.Terminals.Start(context.Background())
 		// Runs before the database closes (cleanups run last-registered first).
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_ = a.Jobs.StopAndCancel(ctx)
+			_ = a.Terminals.Stop(ctx)
 		})
 	}
 	srv.Config.Handler = a.Handler
