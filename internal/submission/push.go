@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,6 +17,7 @@ import (
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -53,13 +55,20 @@ var liveJobStates = []rivertype.JobState{
 	rivertype.JobStateRetryable, rivertype.JobStateScheduled,
 }
 
-// InsertOpts makes the job unique per submission and bounds its attempts.
+// InsertOpts puts the job on the pushes' own queue, makes it unique per
+// submission and bounds its attempts.
 func (PushArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{
+		Queue:       jobs.QueuePush,
 		MaxAttempts: PushMaxAttempts,
 		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: liveJobStates},
 	}
 }
+
+// LeaseKey makes one application's pushes exclusive: a run holds the
+// application's lease while it works (even while a slow upload goes on), so
+// no two runs ever push it at the same time, whichever jobs they belong to.
+func (a PushArgs) LeaseKey() string { return "application_push:" + a.ApplicationID.String() }
 
 // Upstream is what the push needs of the upstream API; *upstream.Client
 // implements it.
@@ -113,9 +122,9 @@ type PushDeps struct {
 	Log     *slog.Logger
 }
 
-// PushWorker pushes a submitted application upstream: start, PATCH the data,
-// upload the documents, create the link, then lock the application and e-mail
-// the merchant. Each step is recorded when it succeeds, so a run that stops
+// PushWorker pushes a submitted application upstream: start, then PATCH the
+// data and upload the documents at once, then (only when both succeeded)
+// create the link, lock the application and e-mail the merchant. Each step is recorded when it succeeds, so a run that stops
 // halfway (crash, timeout, transient failure) is resumed by the next one. The
 // upstream application is started with the application's id as
 // externalApplicationId and its id stored at once, so there is never a
@@ -204,32 +213,59 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 			return err
 		}
 	}
-	notResent := false
+	// Every PATCH must come before the link; the documents may go up beside
+	// it, as soon as the upstream application exists.
+	var (
+		wg               sync.WaitGroup
+		dataErr, docsErr error
+		dataNotResent    bool
+	)
 	if a.DataSentAt == nil {
-		data, err := w.d.Sealer.OpenSnapshot(a)
-		if err != nil {
-			return permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
-		}
-		if err := w.d.Upstream.PatchApplication(ctx, upID, data); err != nil {
-			if !w.alreadyLinked(ctx, upID, err) {
-				return stepFailed(stepData, err)
-			}
-			// Documents can still be added; the link below is the existing one.
-			notResent = true
-		} else if err := st.dataSent(ctx, a); err != nil {
-			return err
-		}
+		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID) })
 	}
 	if a.DocumentsSentAt == nil {
-		if err := w.sendDocuments(ctx, st, a, upID); err != nil {
-			return err
-		}
+		wg.Go(func() { docsErr = w.sendDocuments(ctx, st, a, upID) })
 	}
-	link, err := w.d.Upstream.CreateLink(ctx, upID)
+	wg.Wait()
+	if err := firstFailure(dataErr, docsErr); err != nil {
+		return err
+	}
+	return w.link(ctx, st, a, upID, dataNotResent)
+}
+
+// sendData PATCHes the sealed snapshot and records it. notResent: the link
+// already existed upstream, which refuses the PATCH (see alreadyLinked).
+func (w *PushWorker) sendData(ctx context.Context, st *pushStore, a *models.Application, upID string) (notResent bool, err error) {
+	data, err := w.d.Sealer.OpenSnapshot(a)
 	if err != nil {
-		return stepFailed(stepLink, err)
+		return false, permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
 	}
-	return w.finish(ctx, st, a, link, notResent)
+	if err := w.d.Upstream.PatchApplication(ctx, upID, data); err != nil {
+		if !w.alreadyLinked(ctx, upID, err) {
+			return false, stepFailed(stepData, err)
+		}
+		// Documents can still be added; the link below is the existing one.
+		return true, nil
+	}
+	return false, st.dataSent(ctx, a)
+}
+
+// firstFailure is what stops a push whose data and documents went up at
+// once: nothing when both succeeded; errMovedOn when either found the
+// application gone on; a failure that needs the rep before one that a retry
+// may fix; otherwise the data's before the documents', as in the steps' order.
+func firstFailure(dataErr, docsErr error) error {
+	switch {
+	case dataErr == nil:
+		return docsErr
+	case docsErr == nil:
+		return dataErr
+	case errors.Is(dataErr, errMovedOn) || errors.Is(docsErr, errMovedOn):
+		return errMovedOn
+	case !classifyPush(dataErr).permanent && classifyPush(docsErr).permanent:
+		return docsErr
+	}
+	return dataErr
 }
 
 // alreadyLinked reports whether a PATCH was refused (409) because the link
@@ -274,22 +310,27 @@ func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models
 	return st.documentsSent(ctx, a)
 }
 
-// finish records the link, locks the application and queues the e-mail to
-// the merchant, all in one transaction.
-func (w *PushWorker) finish(ctx context.Context, st *pushStore, a *models.Application, link string, dataNotResent bool) error {
-	token, err := handoff.NewOpenToken()
+// link creates the hand-off link and then, in one transaction, records it,
+// locks the application and queues the e-mail to the merchant. The e-mail is
+// built while the upstream makes the link.
+func (w *PushWorker) link(ctx context.Context, st *pushStore, a *models.Application, upID string, dataNotResent bool) error {
+	var (
+		token  string
+		msg    mail.Message
+		msgErr error
+	)
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		token, msg, msgErr = w.handoffMessage(ctx, a)
+	}()
+	link, err := w.d.Upstream.CreateLink(ctx, upID)
+	<-built
 	if err != nil {
-		return err
+		return stepFailed(stepLink, err)
 	}
-	msg, err := w.d.Handoff.Message(ctx, a, token)
-	if errors.Is(err, handoff.ErrNoContactEmail) {
-		// Validation makes this unreachable; the link still goes to the rep.
-		w.d.Log.Error("hand-off e-mail not queued", "application_id", a.ID, "err", err)
-		err = nil
-		msg.To = ""
-	}
-	if err != nil {
-		return err
+	if msgErr != nil {
+		return msgErr
 	}
 	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
 		if msg.To == "" {
@@ -298,6 +339,22 @@ func (w *PushWorker) finish(ctx context.Context, st *pushStore, a *models.Applic
 		_, err := w.d.Outbox.Enqueue(ctx, tx, msg)
 		return err
 	})
+}
+
+// handoffMessage is the merchant's e-mail with a fresh tracking token; its
+// To is empty when there is nobody to send it to.
+func (w *PushWorker) handoffMessage(ctx context.Context, a *models.Application) (string, mail.Message, error) {
+	token, err := handoff.NewOpenToken()
+	if err != nil {
+		return "", mail.Message{}, err
+	}
+	msg, err := w.d.Handoff.Message(ctx, a, token)
+	if errors.Is(err, handoff.ErrNoContactEmail) {
+		// Validation makes this unreachable; the link still goes to the rep.
+		w.d.Log.Error("hand-off e-mail not queued", "application_id", a.ID, "err", err)
+		return token, mail.Message{}, nil
+	}
+	return token, msg, err
 }
 
 // timesText is "once", "2 times", ...
