@@ -201,6 +201,12 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 		return permanentFailure(stepStart, "The portal has no connection to the processor configured. An admin needs to set the upstream settings; then submit again.", errNoUpstream)
 	}
 	upID := deref(a.UpstreamApplicationID)
+	// started is the outcome of storing the upstream application's id: done
+	// already, or running beside the first calls that use it. Each step waits
+	// for it before recording itself, so the records keep the steps' order;
+	// the upstream needs no wait, since a start repeated with our id returns
+	// the same application.
+	started := make(chan error, 1)
 	if upID == "" {
 		var err error
 		upID, err = w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
@@ -209,10 +215,11 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 		if err != nil {
 			return stepFailed(stepStart, err)
 		}
-		if err := st.started(ctx, a, upID); err != nil {
-			return err
-		}
+		go func() { started <- st.started(ctx, a.ID, a.SubmissionCount, upID) }()
+	} else {
+		started <- nil
 	}
+	startedOnce := sync.OnceValue(func() error { return <-started })
 	// Every PATCH must come before the link; the documents may go up beside
 	// it, as soon as the upstream application exists.
 	var (
@@ -221,21 +228,26 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 		dataNotResent    bool
 	)
 	if a.DataSentAt == nil {
-		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID) })
+		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID, startedOnce) })
 	}
 	if a.DocumentsSentAt == nil {
-		wg.Go(func() { docsErr = w.sendDocuments(ctx, st, a, upID) })
+		wg.Go(func() { docsErr = w.sendDocuments(ctx, st, a, upID, startedOnce) })
 	}
 	wg.Wait()
+	if err := startedOnce(); err != nil {
+		return err
+	}
+	a.UpstreamApplicationID = &upID
 	if err := firstFailure(dataErr, docsErr); err != nil {
 		return err
 	}
 	return w.link(ctx, st, a, upID, dataNotResent)
 }
 
-// sendData PATCHes the sealed snapshot and records it. notResent: the link
-// already existed upstream, which refuses the PATCH (see alreadyLinked).
-func (w *PushWorker) sendData(ctx context.Context, st *pushStore, a *models.Application, upID string) (notResent bool, err error) {
+// sendData PATCHes the sealed snapshot and, once the upstream id is stored,
+// records it. notResent: the link already existed upstream, which refuses
+// the PATCH (see alreadyLinked).
+func (w *PushWorker) sendData(ctx context.Context, st *pushStore, a *models.Application, upID string, started func() error) (notResent bool, err error) {
 	data, err := w.d.Sealer.OpenSnapshot(a)
 	if err != nil {
 		return false, permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
@@ -246,6 +258,9 @@ func (w *PushWorker) sendData(ctx context.Context, st *pushStore, a *models.Appl
 		}
 		// Documents can still be added; the link below is the existing one.
 		return true, nil
+	}
+	if err := started(); err != nil {
+		return false, err
 	}
 	return false, st.dataSent(ctx, a)
 }
@@ -282,8 +297,9 @@ func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr er
 	return err == nil && link != ""
 }
 
-// sendDocuments uploads the documents the upstream does not hold yet.
-func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string) error {
+// sendDocuments uploads the documents the upstream does not hold yet and,
+// once the upstream id is stored, records that it holds them all.
+func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string, started func() error) error {
 	docs, err := st.documents(ctx, a.ID)
 	if err != nil {
 		return err
@@ -306,6 +322,9 @@ func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models
 			msg := "Document “" + failed.Document.DisplayName + "”: " + failed.Reason
 			return &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
 		}
+	}
+	if err := started(); err != nil {
+		return err
 	}
 	return st.documentsSent(ctx, a)
 }
