@@ -5,9 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/payportal/portal/internal/models"
 	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
+	"github.com/payportal/portal/internal/testutil/cputime"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -77,7 +76,7 @@ func BenchmarkSubmitToLink(b *testing.B) {
 		slowestDocs = append(slowestDocs, float64(cp.slowestDoc)/float64(time.Millisecond))
 		patches = append(patches, float64(cp.patch)/float64(time.Millisecond))
 	}
-	load := loadAverage()
+	load := cputime.LoadAverage()
 	for i := 0; b.Loop(); i++ {
 		if i%2 == 0 {
 			push()
@@ -88,7 +87,7 @@ func BenchmarkSubmitToLink(b *testing.B) {
 		}
 		ratios = append(ratios, pushed[i]/critical[i])
 	}
-	b.Logf("load average before: %s; after: %s", load, loadAverage())
+	b.Logf("load average before: %s; after: %s", load, cputime.LoadAverage())
 	b.ReportMetric(median(pushed), "submit-to-link-ms")
 	b.ReportMetric(median(critical), "critical-path-ms")
 	b.ReportMetric(median(patches), "patch-ms")
@@ -109,15 +108,6 @@ func median(xs []float64) float64 {
 		return v[len(v)/2]
 	}
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
-}
-
-// loadAverage is the machine's load average over 1, 5 and 15 minutes.
-func loadAverage() string {
-	raw, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	return strings.Join(strings.Fields(string(raw))[:3], " ")
 }
 
 // storeBenchApplication stores a ready application with one document per
