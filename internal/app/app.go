@@ -155,7 +155,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Upstream: upstreamClient, Storage: docStorage,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
-	dashboardService := dashboard.NewService(db.Gorm, appStore)
+	dashboardService := dashboard.NewService(db.Pool, appStore)
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	handler := web.New(web.Deps{

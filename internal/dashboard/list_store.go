@@ -4,15 +4,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Store runs the dashboard's list query: a read of the applications table built for
 // speed (see BENCHMARKS.md). It never writes; the applications store does.
-type Store struct{ db *gorm.DB }
+type Store struct{ pool *pgxpool.Pool }
 
 // List runs the dashboard query: a capped count, then one keyset page in the chosen order.
 func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
@@ -113,18 +115,30 @@ func (s *Store) pageRows(ctx context.Context, where sqlParts, order []sortCol, l
 		JOIN applications a ON a.id = page.id
 		JOIN users u ON u.id = a.owner_id
 		ORDER BY ` + orderBy(order, "a")
-	var rows []ListRow
-	if err := s.db.WithContext(ctx).Raw(sql, append(where.args, limit)...).Scan(&rows).Error; err != nil {
+	res, err := s.pool.Query(ctx, numbered(sql), append(where.args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("list applications: %w", err)
+	}
+	rows, err := pgx.CollectRows(res, scanListRow)
+	if err != nil {
 		return nil, fmt.Errorf("list applications: %w", err)
 	}
 	return rows, nil
+}
+
+// scanListRow reads one row of pageRows.
+func scanListRow(row pgx.CollectableRow) (ListRow, error) {
+	var r ListRow
+	err := row.Scan(&r.ID, &r.DBA, &r.LegalName, &r.ContactName, &r.ContactEmail, &r.Status, &r.OwnerID,
+		&r.OwnerName, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt, &r.UpstreamStatus, &r.OpenedAt)
+	return r, err
 }
 
 // countUpTo counts the matching applications, stopping after limit+1.
 func (s *Store) countUpTo(ctx context.Context, filters sqlParts, limit int) (int, error) {
 	var n int64
 	sql := `SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS matching`
-	if err := s.db.WithContext(ctx).Raw(sql, append(filters.args, limit+1)...).Scan(&n).Error; err != nil {
+	if err := s.pool.QueryRow(ctx, numbered(sql), append(filters.args, limit+1)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count applications: %w", err)
 	}
 	return int(n), nil
@@ -223,6 +237,26 @@ func comparison(c sortCol, orEqual bool) string {
 // escapeLike makes user input match literally in a LIKE pattern.
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// numbered turns the ? placeholders of the built SQL into PostgreSQL's $1, $2, ... (the SQL
+// is the store's own: no ? stands anywhere else in it).
+func numbered(sql string) string {
+	var b strings.Builder
+	b.Grow(len(sql) + 16)
+	n := 0
+	for {
+		i := strings.IndexByte(sql, '?')
+		if i < 0 {
+			b.WriteString(sql)
+			return b.String()
+		}
+		n++
+		b.WriteString(sql[:i])
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(n))
+		sql = sql[i+1:]
+	}
 }
 
 // sqlParts collects AND-ed conditions and their arguments.

@@ -31,7 +31,7 @@ func newListFixture(t *testing.T) *listFixture {
 	t.Helper()
 	db := testdb.New(t)
 	appStore := applications.NewStore(db.Pool)
-	f := &listFixture{svc: NewService(db.Gorm, appStore), store: appStore, db: db.Gorm, apps: map[string]*models.Application{}}
+	f := &listFixture{svc: NewService(db.Pool, appStore), store: appStore, db: db.Gorm, apps: map[string]*models.Application{}}
 	for _, u := range []**models.User{&f.rep, &f.other, &f.admin} {
 		*u = &models.User{ID: uuid.New(), Role: models.RoleSalesRep, PasswordHash: "x", Active: true, SessionVersion: 1}
 	}
