@@ -41,7 +41,8 @@ const userColumns = `id, email, name, role, password_hash, active, must_change_p
 // dashboard request's CPU; TestByIDLoadsEveryColumn keeps userColumns complete.
 func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*models.User, error) {
 	var u models.User
-	row := s.db.ConnPool.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
+	// Statement.ConnPool is the transaction when the store was made on one.
+	row := s.db.WithContext(ctx).Statement.ConnPool.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.Active, &u.MustChangePassword, &u.SessionVersion,
 		&u.MFASecret, &u.MFAEnabledAt, &u.MFALastStep, &u.CreatedAt, &u.UpdatedAt, &u.DeactivatedAt)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/testdb"
@@ -49,6 +50,20 @@ func TestByIDLoadsEveryColumn(t *testing.T) {
 		if v.Field(i).IsZero() {
 			t.Errorf("field %s was not read", v.Type().Field(i).Name)
 		}
+	}
+	// Made on a transaction, it reads inside it.
+	err = db.Gorm.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&models.User{}).Where("id = ?", u.ID).Update("name", "Renamed").Error; err != nil {
+			return err
+		}
+		in, err := NewStore(tx).ByID(context.Background(), u.ID)
+		if err == nil && in.Name != "Renamed" {
+			t.Errorf("inside the transaction ByID read %q", in.Name)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if _, err := NewStore(db.Gorm).ByID(context.Background(), uuid.New()); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("unknown id: %v, want models.ErrNotFound", err)
