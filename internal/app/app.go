@@ -156,6 +156,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
 	dashboardService := dashboard.NewService(db.Pool, appStore)
+	db.WarmConnections(ctx, dashboard.WarmConnection)
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	handler := web.New(web.Deps{

@@ -36,13 +36,26 @@ func BenchmarkDashboardFirstSearch(b *testing.B) {
 	if err := env.DB.Gorm.Where("email = ?", "rep1@bench.example").Take(&rep).Error; err != nil {
 		b.Fatal(err)
 	}
-	cases := []struct {
-		name string
-		user *models.User
-		q    dashboard.ListQuery
-	}{
-		{"admin-fern", admin, dashboard.ListQuery{Search: "fern"}},
-		{"rep-salon", &rep, dashboard.ListQuery{Search: "salon"}},
+	var cases []struct {
+		name   string
+		user   *models.User
+		q      dashboard.ListQuery
+		warmed bool
+	}
+	for _, warmed := range []bool{true, false} {
+		suffix := "-warmed"
+		if !warmed {
+			suffix = "-unwarmed"
+		}
+		cases = append(cases, []struct {
+			name   string
+			user   *models.User
+			q      dashboard.ListQuery
+			warmed bool
+		}{
+			{"admin-fern" + suffix, admin, dashboard.ListQuery{Search: "fern"}, warmed},
+			{"rep-salon" + suffix, &rep, dashboard.ListQuery{Search: "salon"}, warmed},
+		}...)
 	}
 	times := map[string][][]float64{} // case → run index → ms over rounds
 	load := cputime.LoadAverage()
@@ -51,6 +64,9 @@ func BenchmarkDashboardFirstSearch(b *testing.B) {
 			db, err := database.Open(ctx, env.DBURL, 1, slog.New(slog.DiscardHandler))
 			if err != nil {
 				b.Fatal(err)
+			}
+			if tc.warmed {
+				db.WarmConnections(ctx, dashboard.WarmConnection)
 			}
 			svc := dashboard.NewService(db.Pool, applications.NewStore(db.Pool))
 			if times[tc.name] == nil {
