@@ -28,7 +28,9 @@ const firstSearchRuns = 8
 // admin's search ("fern", about 5,000 matches) and a rep's ("salon" among their 5,000).
 // Run with -benchtime 12x (one round per iteration).
 func BenchmarkDashboardFirstSearch(b *testing.B) {
-	env := apptest.New(b)
+	// No job workers: the seeded applications "submitting" would otherwise be pushed,
+	// beside the measurement, by the reconciler.
+	env := apptest.New(b, apptest.WithoutWorkers())
 	admin, _ := env.CreateUser(b, "admin@bench.example", models.RoleAdmin)
 	seedDashboard(b, env)
 	ctx := context.Background()

@@ -41,7 +41,9 @@ const (
 // are labelled side=client so that `go tool pprof -tagignore side=client` shows the portal
 // alone. See BENCHMARKS.md.
 func BenchmarkDashboardLoad(b *testing.B) {
-	env := apptest.New(b)
+	// No job workers: the seeded applications "submitting" would otherwise be pushed,
+	// beside the measurement, by the reconciler.
+	env := apptest.New(b, apptest.WithoutWorkers())
 	seedDashboard(b, env)
 	ctx := context.Background()
 	// The seeded reps get a password, so that they can sign in.

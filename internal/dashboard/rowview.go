@@ -38,3 +38,27 @@ func (r ListRow) NameHTML(deleted bool) template.HTML {
 	}
 	return template.HTML(b.String()) // the name and legal name are escaped above; the id is a UUID
 }
+
+// RowView is the dot of a row of the list (the partial "dashboard/row"): the row and what
+// of the page the row shows. The partial is rendered once per distinct RowView and then
+// reused, so it holds the CSRF token only in the list of deleted applications, whose rows
+// carry a form: elsewhere a row is the same for every session.
+type RowView struct {
+	ListRow
+	Form    RowForm
+	IsAdmin bool
+	// CSRFToken is the page's token in the list of deleted applications, else "".
+	CSRFToken string
+}
+
+// RowForm is what a row needs of the filter form.
+type RowForm struct{ Deleted bool }
+
+// Row is the dot of the row partial for r on this page.
+func (v *ListView) Row(r ListRow, csrfToken string) RowView {
+	rv := RowView{ListRow: r, Form: RowForm{Deleted: v.Form.Deleted}, IsAdmin: v.IsAdmin}
+	if v.Form.Deleted {
+		rv.CSRFToken = csrfToken
+	}
+	return rv
+}

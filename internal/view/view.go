@@ -76,12 +76,18 @@ type Renderer struct {
 	// buffers are reused between renders: a page is tens of kilobytes, and growing a
 	// fresh buffer to that size on every request was a fifth of the garbage of a list page.
 	buffers sync.Pool
+	// fragments serves the template function "cached" (fragments.go).
+	fragments fragments
 }
 
 // New parses every template in fsys once; a broken template fails here, at
 // start-up, rather than in front of a user.
 func New(fsys fs.FS, funcs template.FuncMap, sessions *scs.SessionManager, resellerName string) (*Renderer, error) {
-	all := template.FuncMap{}
+	r := &Renderer{pages: map[string]*template.Template{}, sessions: sessions, resellerName: resellerName}
+	all := template.FuncMap{
+		// cached renders a partial once per distinct dot: {{cached "name" dot}} (fragments.go).
+		"cached": func(name string, dot any) (template.HTML, error) { return r.fragments.render(r.partials, name, dot) },
+	}
 	for k, v := range baseFuncs() {
 		all[k] = v
 	}
@@ -106,7 +112,7 @@ func New(fsys fs.FS, funcs template.FuncMap, sessions *scs.SessionManager, resel
 			return nil, fmt.Errorf("parse shared templates: %w", err)
 		}
 	}
-	r := &Renderer{pages: map[string]*template.Template{}, partials: base, sessions: sessions, resellerName: resellerName}
+	r.partials = base
 	for _, p := range pages {
 		t, err := base.Clone()
 		if err != nil {
