@@ -142,6 +142,8 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Queue, error) {
 	inserter, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger:  log,
 		Workers: q.workers,
+		// The inserting client announces new jobs at most this often per queue.
+		FetchCooldown: q.fetchCooldown(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("jobs: %w", err)
@@ -176,6 +178,21 @@ func (q *Queue) AddPeriodic(job *river.PeriodicJob) {
 		panic("jobs: periodic job added after Start")
 	}
 	q.periodic = append(q.periodic, job)
+}
+
+// defaultFetchCooldown is the shortest time between two fetches of one queue's workers,
+// and between two announcements of new jobs on one queue. River's default of 100 ms made
+// a push submitted just after another finished wait up to 100 ms for a worker, a tenth of
+// a push; a fetch of an idle queue is a cheap query, so 10 ms costs little.
+const defaultFetchCooldown = 10 * time.Millisecond
+
+// fetchCooldown is defaultFetchCooldown, or a shorter poll interval (River requires the
+// cooldown to be no longer than the poll).
+func (q *Queue) fetchCooldown() time.Duration {
+	if q.cfg.PollInterval > 0 {
+		return min(q.cfg.PollInterval, defaultFetchCooldown)
+	}
+	return defaultFetchCooldown
 }
 
 // Insert enqueues a job on its own. Prefer InsertTx inside the transaction of

@@ -62,11 +62,10 @@ func (q *Queue) riverConfig() *river.Config {
 		RescueStuckJobsAfter: q.cfg.RescueAfter,
 		SoftStopTimeout:      q.cfg.ShutdownTimeout,
 		RetryPolicy:          retryPolicy{delay: q.cfg.RetryDelay},
+		FetchCooldown:        q.fetchCooldown(),
 	}
 	if q.cfg.PollInterval > 0 {
 		cfg.FetchPollInterval = q.cfg.PollInterval
-		// River requires the cooldown between fetches to be no longer than the poll.
-		cfg.FetchCooldown = min(q.cfg.PollInterval, 100*time.Millisecond)
 	}
 	return cfg
 }

@@ -1,10 +1,12 @@
 package submission
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -230,8 +232,9 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	if a.DataSentAt == nil {
 		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID, startedOnce) })
 	}
-	if a.DocumentsSentAt == nil {
-		wg.Go(func() { docsErr = w.sendDocuments(ctx, st, a, upID, startedOnce) })
+	docsToRecord := a.DocumentsSentAt == nil
+	if docsToRecord {
+		wg.Go(func() { docsErr = w.sendDocuments(ctx, st, a, upID) })
 	}
 	wg.Wait()
 	if err := startedOnce(); err != nil {
@@ -239,9 +242,23 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	}
 	a.UpstreamApplicationID = &upID
 	if err := firstFailure(dataErr, docsErr); err != nil {
+		if docsToRecord && docsErr == nil && !errors.Is(err, errMovedOn) {
+			// The documents are up though the data is not: the next run sends the data alone.
+			if rerr := st.documentsSent(ctx, a); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+		}
 		return err
 	}
-	return w.link(ctx, st, a, upID, dataNotResent)
+	return w.link(ctx, st, a, upID, linkInputs{dataNotResent: dataNotResent, recordDocuments: docsToRecord})
+}
+
+// linkInputs is what the last step learns from the ones before it.
+type linkInputs struct {
+	// dataNotResent: the link already existed upstream (see alreadyLinked).
+	dataNotResent bool
+	// recordDocuments: this run uploaded the documents and has yet to record it.
+	recordDocuments bool
 }
 
 // sendData PATCHes the sealed snapshot and, once the upstream id is stored,
@@ -297,9 +314,9 @@ func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr er
 	return err == nil && link != ""
 }
 
-// sendDocuments uploads the documents the upstream does not hold yet and,
-// once the upstream id is stored, records that it holds them all.
-func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string, started func() error) error {
+// sendDocuments uploads the documents the upstream does not hold yet; link
+// records that the upstream holds them all.
+func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string) error {
 	docs, err := st.documents(ctx, a.ID)
 	if err != nil {
 		return err
@@ -308,6 +325,9 @@ func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models
 		if w.d.Documents == nil {
 			return permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
 		}
+		// The largest first: its upload is the longest, so it should be the first to get
+		// its URL and to reach the upstream, which answers concurrent requests in turn.
+		slices.SortStableFunc(docs, func(x, y models.Document) int { return cmp.Compare(y.SizeBytes, x.SizeBytes) })
 		var failed *DocumentOutcome
 		for _, o := range w.d.Documents.SendDocuments(ctx, upID, docs, w.d.DocumentConcurrency) {
 			if o.Err == nil {
@@ -323,35 +343,34 @@ func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models
 			return &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
 		}
 	}
-	if err := started(); err != nil {
-		return err
-	}
-	return st.documentsSent(ctx, a)
+	return nil
 }
 
 // link creates the hand-off link and then, in one transaction, records it,
-// locks the application and queues the e-mail to the merchant. The e-mail is
-// built while the upstream makes the link.
-func (w *PushWorker) link(ctx context.Context, st *pushStore, a *models.Application, upID string, dataNotResent bool) error {
+// locks the application and queues the e-mail to the merchant. While the
+// upstream makes the link, the e-mail is built and the documents' upload is
+// recorded: the link is asked for only once every document is up, and a run
+// that fails to record them asks again, which returns the same link.
+func (w *PushWorker) link(ctx context.Context, st *pushStore, a *models.Application, upID string, in linkInputs) error {
 	var (
-		token  string
-		msg    mail.Message
-		msgErr error
+		token          string
+		msg            mail.Message
+		msgErr, docErr error
+		beside         sync.WaitGroup
 	)
-	built := make(chan struct{})
-	go func() {
-		defer close(built)
-		token, msg, msgErr = w.handoffMessage(ctx, a)
-	}()
+	beside.Go(func() { token, msg, msgErr = w.handoffMessage(ctx, a) })
+	if in.recordDocuments {
+		beside.Go(func() { docErr = st.documentsSent(ctx, a) })
+	}
 	link, err := w.d.Upstream.CreateLink(ctx, upID)
-	<-built
+	beside.Wait()
 	if err != nil {
 		return stepFailed(stepLink, err)
 	}
-	if msgErr != nil {
-		return msgErr
+	if err := cmp.Or(docErr, msgErr); err != nil {
+		return err
 	}
-	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
+	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: in.dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
 		if msg.To == "" {
 			return nil
 		}
