@@ -202,6 +202,16 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	if w.d.Upstream == nil {
 		return permanentFailure(stepStart, "The portal has no connection to the processor configured. An admin needs to set the upstream settings; then submit again.", errNoUpstream)
 	}
+	// The documents to send are listed while the upstream application starts.
+	var (
+		listed  sync.WaitGroup
+		docs    []models.Document
+		listErr error
+	)
+	docsToRecord := a.DocumentsSentAt == nil
+	if docsToRecord {
+		listed.Go(func() { docs, listErr = st.documents(ctx, a.ID) })
+	}
 	upID := deref(a.UpstreamApplicationID)
 	// started is the outcome of storing the upstream application's id: done
 	// already, or running beside the first calls that use it. Each step waits
@@ -215,6 +225,7 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 			ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
 		})
 		if err != nil {
+			listed.Wait()
 			return stepFailed(stepStart, err)
 		}
 		go func() { started <- st.started(ctx, a.ID, a.SubmissionCount, upID) }()
@@ -232,9 +243,14 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	if a.DataSentAt == nil {
 		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID, startedOnce) })
 	}
-	docsToRecord := a.DocumentsSentAt == nil
 	if docsToRecord {
-		wg.Go(func() { docsErr = w.sendDocuments(ctx, st, a, upID) })
+		wg.Go(func() {
+			if listed.Wait(); listErr != nil {
+				docsErr = listErr
+				return
+			}
+			docsErr = w.sendDocuments(ctx, a, upID, docs)
+		})
 	}
 	wg.Wait()
 	if err := startedOnce(); err != nil {
@@ -316,11 +332,7 @@ func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr er
 
 // sendDocuments uploads the documents the upstream does not hold yet; link
 // records that the upstream holds them all.
-func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string) error {
-	docs, err := st.documents(ctx, a.ID)
-	if err != nil {
-		return err
-	}
+func (w *PushWorker) sendDocuments(ctx context.Context, a *models.Application, upID string, docs []models.Document) error {
 	if len(docs) > 0 {
 		if w.d.Documents == nil {
 			return permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
