@@ -76,6 +76,9 @@ type App struct {
 	Dashboard *dashboard.Service
 	// Submissions submits applications and follows their push upstream.
 	Submissions *submission.Submissions
+	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
+	// pushes do (nil without an upstream); its benchmark uses it.
+	DocumentProxy *submission.Proxy
 	Handler     *echo.Echo
 }
 
@@ -149,7 +152,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	statuses := handoff.NewUpstreamStatusRecorder(appStore, now)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
-	submissions := wireSubmissions(submissionParts{
+	submissions, documentProxy := wireSubmissions(submissionParts{
 		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
 		Upstream: upstreamClient, Storage: docStorage,
@@ -179,7 +182,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Applications: workspace.NewHandlers(workspaceService, views),
 		Submissions:  submission.NewHandlers(submissions, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.
