@@ -91,7 +91,10 @@ type App struct {
 	// Terminals launches and follows transactions on card terminals; the
 	// caller starts and stops its follower with the job workers.
 	Terminals *terminals.Service
-	Handler   *echo.Echo
+	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
+	// pushes do (nil without an upstream); its benchmark uses it.
+	DocumentProxy *submission.Proxy
+	Handler       *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -195,13 +198,14 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
-	submissions := wireSubmissions(submissionParts{
+	submissions, documentProxy := wireSubmissions(submissionParts{
 		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
 		Upstream: upstreamClient, Storage: docStorage,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
-	dashboardService := dashboard.NewService(db.Gorm, appStore)
+	dashboardService := dashboard.NewService(db.Pool, appStore)
+	db.WarmConnections(ctx, dashboard.WarmConnection)
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	// Documents stored before encryption at rest, or under a key rotated out, are
@@ -231,7 +235,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Payments:     payments.NewHandlers(paymentService, views),
 		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

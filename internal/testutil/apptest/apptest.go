@@ -51,7 +51,8 @@ type settings struct {
 	sandbox       *sandboxSettings
 	terminals     *terminalsapi.ManualClock
 	// log receives every log line of the portal and its sandbox; nil discards them.
-	log slog.Handler
+	log        slog.Handler
+	configPool bool
 }
 
 // WithLogOutput writes every log line of the portal and of the sandbox, at debug level and
@@ -99,6 +100,12 @@ func WithJobPollInterval(d time.Duration) Option {
 	return func(s *settings) { s.jobPoll = d }
 }
 
+// WithConfiguredPool gives the portal a database pool of the size its
+// configuration asks for (PORTAL_DB_MAX_CONNS or its default), as `portal
+// serve` opens it, instead of the test database's small one; benchmarks of
+// the background work use it.
+func WithConfiguredPool() Option { return func(s *settings) { s.configPool = true } }
+
 // New starts the portal on a fresh database and stops it when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
@@ -123,6 +130,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	cfg, err := config.Load(func(k string) (string, bool) { v, ok := s.vars[k]; return v, ok })
 	if err != nil {
 		t.Fatalf("test config: %v", err)
+	}
+	if s.configPool {
+		if db, err = database.Open(context.Background(), dbURL, cfg.DBMaxConns, slog.New(slog.DiscardHandler)); err != nil {
+			t.Fatalf("open the configured pool: %v", err)
+		}
+		t.Cleanup(db.Close)
 	}
 	clock := NewClock(time.Now())
 	if s.jobRetryDelay == nil {
