@@ -168,6 +168,10 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 	if err := chromedp.Do(ctx, chromedp.Click(browser.Field("owners.0.is_control_person"))); err != nil {
 		t.Fatalf("mark the control person: %v", err)
 	}
+	// The click saves the section by itself (after its delay): let that save come
+	// back before the other values are set without input events, which its answer
+	// would otherwise put back as they were when it left.
+	browser.WaitSaved(t, ctx, "owners")
 	repFillsSection(t, ctx, "owners", []typedValue{
 		{"owners.0.first_name", "Jane"}, {"owners.0.last_name", "Doe"}, {"owners.0.title", "Managing member"},
 		{"owners.0.ownership_pct", "100"}, {"owners.0.date_of_birth", "1980-04-02"}, {"owners.0.ssn", "212-45-6789"},
