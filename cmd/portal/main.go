@@ -7,6 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	// Time zones are built in, so users' zones work on images without
+	// /usr/share/zoneinfo (the distroless image).
+	_ "time/tzdata"
 
 	"github.com/payportal/portal/internal/cli"
 )

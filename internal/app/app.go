@@ -28,7 +28,9 @@ import (
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/terminals"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
+	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
 	"github.com/payportal/portal/internal/workspace"
@@ -47,6 +49,10 @@ type Options struct {
 	JobRetryDelay   func(attempt int) time.Duration
 	// Upstream replaces the client built from cfg.Upstream.
 	Upstream *upstream.Client
+	// TerminalsClock is the clock of the terminal cloud clients and of the
+	// following of terminal transactions; tests share a manual one with the
+	// sandbox. Nil is the wall clock.
+	TerminalsClock terminalsapi.Clock
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
@@ -82,7 +88,13 @@ type App struct {
 	Merchants *merchants.Service
 	// Payments is the virtual terminal and the ledger.
 	Payments *payments.Service
-	Handler  *echo.Echo
+	// Terminals launches and follows transactions on card terminals; the
+	// caller starts and stops its follower with the job workers.
+	Terminals *terminals.Service
+	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
+	// pushes do (nil without an upstream); its benchmark uses it.
+	DocumentProxy *submission.Proxy
+	Handler       *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -115,17 +127,24 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		}
 	}
 	pricingService := pricing.NewService(db.Gorm, now, log)
-	docStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
-	if err != nil {
-		return nil, err
-	}
-	appStore := applications.NewStore(db.Pool)
-	docStore := documents.NewStore(db)
-	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
 	if err != nil {
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
 	}
+	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	if err != nil {
+		return nil, err
+	}
+	// Documents are encrypted at rest under the key ring, wherever they are stored.
+	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
+	appStore := applications.NewStore(db.Pool)
+	appStore.SealLinks(ring)
+	// Hand-off links stored in the clear before they were sealed are sealed now, once.
+	if _, err := appStore.SealLegacyLinks(ctx); err != nil {
+		return nil, err
+	}
+	docStore := documents.NewStore(db)
+	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
 	// Who must sign in in two steps follows from merchant permissions.
 	merchantStore := merchants.NewStore(db.Pool)
@@ -150,7 +169,11 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if err != nil {
 		return nil, err
 	}
-	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
+	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, KeyRing: ring, Now: now, Log: log})
+	// Secret links written into messages before links were sealed are sealed now, once.
+	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
+		return nil, err
+	}
 	merchantService := wireMerchants(merchantParts{
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
 		Pricing: pricingService, Clients: clients, Now: now, Log: log,
@@ -158,7 +181,12 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// Payments: the virtual terminal and the one ledger.
 	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,
 		Client: clients.Payments, Queue: queue, Outbox: outbox, Now: now, Log: log})
-	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL)
+	terminalService, err := wireTerminals(terminalParts{Config: cfg, Pool: db.Pool, Merchants: merchantService, Ring: ring,
+		Clock: opts.TerminalsClock, Now: now, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL).WithLinks(appStore)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
 		Submissions: submissionViews, Merchants: merchantStore, Now: now, Log: log,
@@ -170,15 +198,20 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
-	submissions := wireSubmissions(submissionParts{
+	submissions, documentProxy := wireSubmissions(submissionParts{
 		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
 		Upstream: upstreamClient, Storage: docStorage,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
-	dashboardService := dashboard.NewService(db.Gorm, appStore)
+	dashboardService := dashboard.NewService(db.Pool, appStore)
+	db.WarmConnections(ctx, dashboard.WarmConnection)
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
+	// Documents stored before encryption at rest, or under a key rotated out, are
+	// rewritten on start-up, resumably.
+	jobs.Register(queue, documents.NewEncryptAtRestWorker(docStore, docStorage, log))
+	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
 	handler := web.New(web.Deps{
 		Config:       cfg,
 		DB:           db,
@@ -200,8 +233,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Submissions:  submission.NewHandlers(submissions, views),
 		Merchants:    merchants.NewHandlers(merchantService, views),
 		Payments:     payments.NewHandlers(paymentService, views),
+		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/sandbox"
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/sandbox/kit"
@@ -148,6 +149,15 @@ func StartEmbeddedSandbox(cfg *config.Config, log *slog.Logger) (*RunningSandbox
 	// they are saved, and at start (pricing.IssueCurrentCodes), so the
 	// sandbox refuses, as a real processor would, a code never issued.
 	opts := SandboxOptions(sc, log)
+	// The embedded sandbox keeps its uploaded objects encrypted at rest, as the portal
+	// keeps its documents.
+	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
+	if err != nil {
+		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
+	}
+	if opts.Accounts.ObjectIdentity, err = sandboxObjectIdentity(sc.DataDir, ring); err != nil {
+		return nil, err
+	}
 	rs, err := StartSandboxServer(sc.ListenAddr, opts)
 	if err != nil {
 		return nil, err

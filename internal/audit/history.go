@@ -105,14 +105,19 @@ func describeEvent(r row, d Details) string {
 		return "restored the application"
 	case ActionSubmitted:
 		return "submitted the application"
+	case ActionMessageLinkViewed:
+		return "viewed the link of a held e-mail"
 	default:
 		if text, ok := describeSubmissionEvent(r.Action, d); ok {
 			return text
 		}
-		if text, ok := describeMerchantEvent(r.Action, d); ok {
+		if text, ok := describeTerminalEvent(r); ok {
 			return text
 		}
 		if text, ok := describePaymentEvent(r.Action, r.Details); ok {
+			return text
+		}
+		if text, ok := describeMerchantEvent(r.Action, d); ok {
 			return text
 		}
 	}

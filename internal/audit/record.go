@@ -21,6 +21,8 @@ const (
 	SubjectMerchant    Kind = "merchant"
 	SubjectUser        Kind = "user"
 	SubjectTransaction Kind = "transaction"
+	// SubjectMessage is an outbox message (an admin's view of its secret link).
+	SubjectMessage Kind = "message"
 )
 
 // Subject names what an entry is about.
@@ -35,6 +37,9 @@ func Application(id uuid.UUID) Subject { return Subject{Kind: SubjectApplication
 // Merchant is the subject of a merchant's trail: its credentials, members,
 // permissions, suspension, alerts, and every payment and terminal action.
 func Merchant(id uuid.UUID) Subject { return Subject{Kind: SubjectMerchant, ID: id} }
+
+// Message is the subject of an outbox message's trail.
+func Message(id uuid.UUID) Subject { return Subject{Kind: SubjectMessage, ID: id} }
 
 // Event is one entry of an audit trail. Fields names changed fields and Details
 // says more (encoded as JSON); neither ever holds a value of personal data.

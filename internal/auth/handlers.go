@@ -61,6 +61,10 @@ func (h *Handlers) Login(c echo.Context) error {
 	user, err := h.service.Authenticate(c.Request().Context(), email, c.FormValue("password"), c.RealIP())
 	var throttled *ThrottledError
 	var busy *ErrBusy
+	if fields, invalid := apperr.FieldsOf(err); invalid {
+		page.Error = fields["email"]
+		return h.views.Page(c, http.StatusUnprocessableEntity, "auth/login", "Sign in", page)
+	}
 	switch {
 	case errors.As(err, &busy):
 		page.Error = busy.Error()
@@ -79,6 +83,13 @@ func (h *Handlers) Login(c echo.Context) error {
 		return h.views.Page(c, http.StatusUnauthorized, "auth/login", "Sign in", page)
 	case err != nil:
 		return err
+	}
+	// The browser tells its time zone (app.js fills the field); it becomes
+	// the user's until they choose another.
+	if user.TimeZone == "" {
+		if err := h.service.SetTimeZone(c.Request().Context(), user, c.FormValue("tz"), false); err != nil && !errors.Is(err, ErrUnknownTimeZone) {
+			return err
+		}
 	}
 	return h.passwordAccepted(c, user, page.Next)
 }

@@ -56,7 +56,8 @@ func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken s
 		ContactName:  snap.Contact.Name,
 		RepName:      rep.Name,
 		RepEmail:     rep.Email,
-		Link:         TrackingURL(h.publicURL, openToken),
+		// The link stands as a placeholder in the stored bodies; the outbox seals it.
+		Link: mail.LinkPlaceholder,
 	})
 	if err != nil {
 		return mail.Message{}, fmt.Errorf("hand-off e-mail of application %s: %w", a.ID, err)
@@ -69,6 +70,7 @@ func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken s
 		ToName:        snap.Contact.Name,
 		ReplyTo:       rep.Email,
 		Content:       content,
+		SecretLink:    TrackingURL(h.publicURL, openToken),
 	}, nil
 }
 

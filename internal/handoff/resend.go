@@ -44,10 +44,16 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	if !a.Locked() || a.OpenToken == nil {
+	if !a.Locked() {
 		return nil, errNotLinked
 	}
-	msg, err := s.mailer.Message(ctx, a, *a.OpenToken)
+	// Each e-mail carries a tracked link of its own; the earlier ones keep working until
+	// they expire.
+	token, err := NewOpenToken()
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.mailer.Message(ctx, a, token)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +66,9 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	var sent *mail.Message
 	now := s.d.Now().UTC()
 	err = s.d.Apps.InTx(ctx, func(tx pgx.Tx) error {
+		if err := s.d.Apps.AddOpenToken(ctx, tx, a.ID, token, now); err != nil {
+			return err
+		}
 		if sent, err = s.d.Outbox.Enqueue(ctx, tx, msg); err != nil {
 			return err
 		}

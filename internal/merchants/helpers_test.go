@@ -28,14 +28,19 @@ type world struct {
 	env                  *apptest.Env
 	admin, rep, other    *models.User
 	adminC, repC, otherC *apptest.Client
+	adminPW, repPW       string
 }
 
 func newWorld(t *testing.T, opts ...apptest.Option) *world {
 	t.Helper()
 	opts = append([]apptest.Option{apptest.WithEnv("PORTAL_UPSTREAM_WEBHOOK_TOKEN", webhookToken)}, opts...)
 	w := &world{env: apptest.New(t, opts...)}
-	w.admin, w.adminC = w.env.SignedIn(t, "admin@example.com", models.RoleAdmin)
-	w.rep, w.repC = w.env.SignedIn(t, "rep@example.com", models.RoleSalesRep)
+	w.admin, w.adminPW = w.env.CreateUser(t, "admin@example.com", models.RoleAdmin)
+	w.adminC = w.env.Client(t)
+	w.adminC.Login(w.admin.Email, w.adminPW)
+	w.rep, w.repPW = w.env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	w.repC = w.env.Client(t)
+	w.repC.Login(w.rep.Email, w.repPW)
 	w.other, w.otherC = w.env.SignedIn(t, "other@example.com", models.RoleSalesRep)
 	return w
 }

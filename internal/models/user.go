@@ -52,9 +52,12 @@ type User struct {
 	// MFASecret is the TOTP secret sealed with the key ring; MFAEnabledAt is
 	// set once the user proved they hold it (until then the secret is only
 	// offered for enrolment). MFALastStep is the newest accepted time step.
-	MFASecret     *string
-	MFAEnabledAt  *time.Time
-	MFALastStep   int64
+	MFASecret    *string
+	MFAEnabledAt *time.Time
+	MFALastStep  int64
+	// TimeZone is the IANA zone pages show times in ("" shows UTC until
+	// the browser tells it at sign-in).
+	TimeZone      string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	DeactivatedAt *time.Time

@@ -79,6 +79,12 @@ func (s *Service) plan(ctx context.Context, tx pgx.Tx, m *Merchant, orig *Transa
 		p.Why = "Only an approved payment can be reversed."
 		return p, nil
 	}
+	if orig.Source == SourceTerminal {
+		// The terminal cloud voids and returns its own transactions; area B
+		// knows nothing of them (the terminals room's pages do it).
+		p.Why = "A card terminal's transaction is voided, or returned, on the terminal: open it on the merchant's terminals page."
+		return p, nil
+	}
 	children, err := s.ledger.Children(ctx, tx, orig.ID)
 	if err != nil {
 		return nil, err

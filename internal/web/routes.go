@@ -41,6 +41,8 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.GET("/", d.Dashboard.List, auth.HomeFor("/merchants"))
 	signedIn.GET("/account/password", d.Auth.ShowChangePassword)
 	signedIn.POST("/account/password", d.Auth.ChangePassword)
+	signedIn.GET("/account/time-zone", d.Auth.ShowTimeZone)
+	signedIn.POST("/account/time-zone", d.Auth.SaveTimeZone)
 	signedIn.GET("/account/security", d.Auth.ShowSecurity)
 	signedIn.GET("/account/security/setup", d.Auth.ShowMFASetup)
 	signedIn.POST("/account/security/setup", d.Auth.ConfirmMFASetup)
@@ -73,7 +75,9 @@ func routes(e *echo.Echo, d Deps) {
 	staff.GET("/applications/:id/documents/list", d.Documents.List)
 	staff.POST("/applications/:id/documents", d.Documents.Upload)
 	staff.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	staff.HEAD("/applications/:id/documents/:doc/preview", d.Documents.Preview)
 	staff.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
+	staff.HEAD("/applications/:id/documents/:doc/download", d.Documents.Download)
 	staff.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
 	staff.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
 
@@ -124,6 +128,21 @@ func routes(e *echo.Echo, d Deps) {
 	pay.POST("/customers/:cid/methods", d.Payments.SaveMethod)               // saved methods
 	pay.POST("/customers/:cid/methods/:sid/remove", d.Payments.RemoveMethod) // saved methods
 
+	// A merchant's card terminals. Every handler loads the merchant as the
+	// user may see it (404 otherwise); launching checks the right of its kind
+	// (use terminals; refund, void, capture and adjust; installers: save card
+	// and test amounts) in the terminals room (403); a suspended merchant
+	// launches nothing (409), a busy device takes nothing (409).
+	term := signedIn.Group("/merchants/:id/terminals")
+	term.GET("", d.Terminals.Devices)                           // view
+	term.POST("/refresh", d.Terminals.Refresh)                  // use terminals, installers
+	term.GET("/launch", d.Terminals.NewLaunch)                  // the right of the kind
+	term.POST("/launches", d.Terminals.Launch)                  // the right of the kind
+	term.GET("/launches/:launch", d.Terminals.Show)             // view
+	term.GET("/launches/:launch/status", d.Terminals.Status)    // view
+	term.POST("/launches/:launch/confirm", d.Terminals.Confirm) // use terminals, installers
+	term.POST("/launches/:launch/resend", d.Terminals.Resend)   // the right of the kind
+
 	// Admins only.
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))
 	admin.GET("/users", d.Auth.ListUsers)
@@ -143,6 +162,7 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/pricing/:id/delete", d.Pricing.Delete)
 	admin.GET("/outbox", d.Outbox.List)
 	admin.GET("/outbox/:id", d.Outbox.Show)
+	admin.GET("/outbox/:id/html", d.Outbox.HTML)
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.

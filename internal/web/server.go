@@ -22,6 +22,7 @@ import (
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/workspace"
 )
@@ -48,10 +49,12 @@ type Deps struct {
 	// Applications serves the application workspace.
 	Applications *workspace.Handlers
 	Submissions  *submission.Handlers
-	// Merchants serves the boarded merchants.
-	Merchants *merchants.Handlers
 	// Payments serves a merchant's virtual terminal, ledger and customers.
 	Payments *payments.Handlers
+	// Merchants serves the boarded merchants.
+	Merchants *merchants.Handlers
+	// Terminals serves a merchant's card terminals and their transactions.
+	Terminals *terminals.Handlers
 }
 
 // New returns the portal's HTTP handler.
@@ -86,6 +89,7 @@ func sessionStack(d Deps) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{
 		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
 		d.AuthService.LoadUser(d.Sessions),
+		formBody,
 		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20),
 	}
 }

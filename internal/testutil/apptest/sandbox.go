@@ -2,7 +2,6 @@ package apptest
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -72,7 +71,10 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 		// Failed webhook deliveries (the portal stopping first) are not retried
 		// for long.
 		WebhookRetryDelays: []time.Duration{50 * time.Millisecond, 200 * time.Millisecond},
-		Logger:             slog.New(slog.DiscardHandler),
+		Logger:             s.logger(),
+	}
+	if s.terminals != nil {
+		opts.Clock = s.terminals
 	}
 	if s.sandbox.configure != nil {
 		s.sandbox.configure(&opts)
@@ -105,7 +107,7 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 	s.vars["PORTAL_PAYMENTS_BASE_URL"] = rs.URL + payments.DefaultBasePath
 	s.vars["PORTAL_TERMINALS_BASE_URL"] = rs.URL
 	client, err := upstream.New(upstream.Config{
-		BaseURL: baseURL, Token: token, Timeout: 10 * time.Second,
+		BaseURL: baseURL, Token: token, Timeout: 10 * time.Second, Logger: s.logger(),
 		RetryBaseDelay: 5 * time.Millisecond, RetryMaxDelay: 50 * time.Millisecond, MaxRetryAfter: 20 * time.Millisecond,
 	})
 	if err != nil {
