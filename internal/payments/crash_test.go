@@ -72,7 +72,7 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 		"PORTAL_DATABASE_URL": dbURL, "PORTAL_ENCRYPTION_KEYS": "crash:" + base64.StdEncoding.EncodeToString(key),
 		"PORTAL_STORAGE_DIR": t.TempDir(), "PORTAL_LISTEN_ADDR": addr, "PORTAL_RESELLER_NAME": "Test Payments",
 		"PORTAL_UPSTREAM_MODE": "remote", "PORTAL_UPSTREAM_BASE_URL": rs.URL + "/v2", "PORTAL_UPSTREAM_TOKEN": "area-a-token",
-		"PORTAL_PAYMENTS_BASE_URL": rs.URL + sbpayments.DefaultBasePath,
+		"PORTAL_PAYMENTS_BASE_URL":    rs.URL + sbpayments.DefaultBasePath,
 		"PORTAL_PAYMENTS_CHECK_EVERY": "5s", "PORTAL_JOB_TIMEOUT": "5s", "PORTAL_JOB_RESCUE_AFTER": "6s",
 	}
 	merchantID, email, password, secret := crashSetup(t, db, vars, rs.URL, adminToken)
@@ -233,7 +233,11 @@ type process struct {
 	out bytes.Buffer
 }
 
-func (p *process) Write(b []byte) (int, error) { p.mu.Lock(); defer p.mu.Unlock(); return p.out.Write(b) }
+func (p *process) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.Write(b)
+}
 
 func (p *process) output() string { p.mu.Lock(); defer p.mu.Unlock(); return p.out.String() }
 
