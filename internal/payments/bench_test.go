@@ -26,9 +26,12 @@ import (
 // signed-in merchant user's POST of the virtual terminal's form, with its
 // session, CSRF, form token, intent, duplicate check, audit, check job,
 // answer and redirect) and n of the same sales straight to the sandbox with
-// the client, at once, in turn (which goes first alternates). The overhead of
-// a pair is the portal's time minus the client's; its p50 and p99 are
-// reported, with both sides' p50 and the load average.
+// the client, at once, in turn (which goes first alternates). Within a round
+// the two sides' times are sorted and paired by rank; the overhead of a pair
+// is the portal's time minus the client's. Its p50 and p99 are reported, with
+// both sides' p50 and p99 and the load average. The portal has the database
+// pool `portal serve` opens (PORTAL_DB_MAX_CONNS's default), not the small
+// one of the tests.
 //
 //	go test ./internal/payments -run '^$' -bench KeyedSaleOverhead -benchtime 40x
 func BenchmarkKeyedSaleOverhead(b *testing.B) {
@@ -38,7 +41,7 @@ func BenchmarkKeyedSaleOverhead(b *testing.B) {
 }
 
 func benchSales(b *testing.B, n int) {
-	p := newPortal(b, apptest.WithLogger(slog.DiscardHandler))
+	p := newPortal(b, apptest.WithLogger(slog.DiscardHandler), apptest.WithConfiguredPool())
 	client, err := upstream.New(upstream.Config{BaseURL: p.env.Sandbox.URL + "/virtualterminal/v1", AppVersion: "bench"})
 	if err != nil {
 		b.Fatal(err)
