@@ -54,7 +54,10 @@ type Application struct {
 	LastError        *string
 	OpenedAt         *time.Time
 	OpenToken        *string
-	CreatedAt        time.Time
+	// TINIndex is the keyed blind index of the TIN (applications.Sealer.TINIndex): equal
+	// TINs have equal indexes, found without decrypting; nil until computed.
+	TINIndex  *string
+	CreatedAt time.Time
 	UpdatedAt        time.Time
 	DeletedAt        *time.Time
 	DeletedBy        *uuid.UUID `gorm:"type:uuid"`
