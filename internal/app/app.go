@@ -25,6 +25,7 @@ import (
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 	"github.com/payportal/portal/internal/view"
@@ -76,7 +77,9 @@ type App struct {
 	Dashboard *dashboard.Service
 	// Submissions submits applications and follows their push upstream.
 	Submissions *submission.Submissions
-	Handler     *echo.Echo
+	// Reminders sends the reminders tied to the processor's state.
+	Reminders *reminders.Service
+	Handler   *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -156,6 +159,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
 	dashboardService := dashboard.NewService(db.Gorm, appStore)
+	reminderService := wireReminders(queue, reminders.Deps{
+		Apps: appStore, Merchants: resender, Outbox: outbox, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName, Now: now, Log: log,
+	})
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	handler := web.New(web.Deps{
@@ -177,8 +183,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Dashboard:    dashboard.NewHandlers(dashboardService, views),
 		Applications: workspace.NewHandlers(workspaceService, views),
 		Submissions:  submission.NewHandlers(submissions, views),
+		Reminders:    reminders.NewHandlers(reminderService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -40,6 +40,17 @@ const (
 	ActionOpened = "opened"
 	// ActionUpstreamStatus: the processor announced a status in a webhook.
 	ActionUpstreamStatus = "upstream_status"
+
+	// Reminders, recorded by the reminders room.
+	// ActionReminderSent: a reminder went out (Details.Reminder names its kind).
+	ActionReminderSent = "reminder_sent"
+	// ActionRemindersPaused and ActionRemindersResumed: a rep stopped or restarted them.
+	ActionRemindersPaused  = "reminders_paused"
+	ActionRemindersResumed = "reminders_resumed"
+
+	// ActionImported: the application was updated from an imported file (one created
+	// from a file is ActionCreated, with the batch and row in its details).
+	ActionImported = "imported"
 )
 
 // Details is the JSON the workspace's entries keep in audit_events.details. It never
@@ -55,6 +66,14 @@ type Details struct {
 	// Message is why a submission stopped; Status an upstream state.
 	Message string `json:"message,omitempty"`
 	Status  string `json:"status,omitempty"`
+	// Reminder is the kind of a reminder sent, Number its place in the series;
+	// MessageID the outbox message that carried it.
+	Reminder  string `json:"reminder,omitempty"`
+	Number    int    `json:"number,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
+	// Batch is the import a change came from, Row the row of its file.
+	Batch string `json:"batch,omitempty"`
+	Row   int    `json:"row,omitempty"`
 }
 
 // ActorOf is the actor of an entry made by u, or nil for none.

@@ -30,18 +30,31 @@ type Mailer struct {
 // it and the reply-to address). The link in it is the portal's tracking URL,
 // never the upstream's link, so that opening it is recorded.
 func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken string) (mail.Message, error) {
-	snap, err := applications.MaskedSnapshot(a)
+	msg, data, err := h.envelope(ctx, a, openToken)
 	if err != nil {
 		return mail.Message{}, err
 	}
+	if msg.Content, err = mail.HandoffEmail(data); err != nil {
+		return mail.Message{}, fmt.Errorf("hand-off e-mail of application %s: %w", a.ID, err)
+	}
+	return msg, nil
+}
+
+// envelope addresses an e-mail carrying the merchant's link (to the submitted contact,
+// replies to the owner) and gathers what its text says.
+func (h *Mailer) envelope(ctx context.Context, a *models.Application, openToken string) (mail.Message, mail.HandoffData, error) {
+	snap, err := applications.MaskedSnapshot(a)
+	if err != nil {
+		return mail.Message{}, mail.HandoffData{}, err
+	}
 	if snap == nil || snap.Contact == nil || snap.Contact.Email == "" {
-		return mail.Message{}, ErrNoContactEmail
+		return mail.Message{}, mail.HandoffData{}, ErrNoContactEmail
 	}
 	rep := &models.User{}
 	if owner, err := h.apps.User(ctx, nil, a.OwnerID); err == nil {
 		rep = owner
 	} else if !errors.Is(err, models.ErrNotFound) {
-		return mail.Message{}, fmt.Errorf("load the application's owner: %w", err)
+		return mail.Message{}, mail.HandoffData{}, fmt.Errorf("load the application's owner: %w", err)
 	}
 	merchant := ""
 	if snap.Business != nil {
@@ -50,26 +63,23 @@ func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken s
 	if merchant == "" && snap.LegalEntity != nil {
 		merchant = snap.LegalEntity.Name
 	}
-	content, err := mail.HandoffEmail(mail.HandoffData{
+	data := mail.HandoffData{
 		ResellerName: h.resellerName,
 		MerchantName: merchant,
 		ContactName:  snap.Contact.Name,
 		RepName:      rep.Name,
 		RepEmail:     rep.Email,
 		Link:         TrackingURL(h.publicURL, openToken),
-	})
-	if err != nil {
-		return mail.Message{}, fmt.Errorf("hand-off e-mail of application %s: %w", a.ID, err)
 	}
 	id := a.ID
-	return mail.Message{
+	msg := mail.Message{
 		ApplicationID: &id,
 		Kind:          mail.KindHandoff,
 		To:            snap.Contact.Email,
 		ToName:        snap.Contact.Name,
 		ReplyTo:       rep.Email,
-		Content:       content,
-	}, nil
+	}
+	return msg, data, nil
 }
 
 // LatestHandoff returns the newest hand-off e-mail of an application, or nil.

@@ -44,18 +44,17 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	if !a.Locked() || a.OpenToken == nil {
-		return nil, errNotLinked
-	}
-	msg, err := s.mailer.Message(ctx, a, *a.OpenToken)
+	token, err := s.trackedToken(a)
 	if err != nil {
 		return nil, err
 	}
-	previous, err := s.d.Outbox.ForApplication(ctx, a.ID)
+	msg, err := s.mailer.Message(ctx, a, token)
 	if err != nil {
 		return nil, err
 	}
-	msg.ResentFrom = LatestHandoff(previous)
+	if msg.ResentFrom, err = s.latestHandoff(ctx, a); err != nil {
+		return nil, err
+	}
 	msg.CreatedBy = &u.ID
 	var sent *mail.Message
 	now := s.d.Now().UTC()
@@ -70,4 +69,23 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	}
 	s.d.Log.Info("hand-off e-mail sent again", "application_id", a.ID, "user_id", u.ID, "message_id", sent.ID)
 	return sent, nil
+}
+
+// trackedToken is the open-tracking token to put in an e-mail that carries the
+// merchant's link again: the resend and the reminders (remind.go) both take it here.
+func (s *Resender) trackedToken(a *models.Application) (string, error) {
+	if !a.Locked() || a.OpenToken == nil {
+		return "", errNotLinked
+	}
+	return *a.OpenToken, nil
+}
+
+// latestHandoff is the newest hand-off e-mail of an application, which a fresh copy
+// names as the message it resends.
+func (s *Resender) latestHandoff(ctx context.Context, a *models.Application) (*uuid.UUID, error) {
+	previous, err := s.d.Outbox.ForApplication(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return LatestHandoff(previous), nil
 }

@@ -54,13 +54,14 @@ type Application struct {
 	LastError        *string
 	OpenedAt         *time.Time
 	OpenToken        *string
-	// TINIndex is the keyed blind index of the TIN (applications.Sealer.TINIndex): equal
-	// TINs have equal indexes, found without decrypting; nil until computed.
-	TINIndex  *string
-	CreatedAt time.Time
+	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	DeletedAt        *time.Time
 	DeletedBy        *uuid.UUID `gorm:"type:uuid"`
+
+	// TINIndex is the keyed blind index of the TIN (applications.Sealer.TINIndex): equal
+	// TINs have equal indexes, found without decrypting; nil until computed.
+	TINIndex *string
 }
 
 // Locked reports whether the hand-off link exists, after which only the merchant

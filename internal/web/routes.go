@@ -66,6 +66,10 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/applications/:id/submit", d.Submissions.Submit)
 	signedIn.GET("/applications/:id/progress", d.Submissions.Progress)
 	signedIn.POST("/applications/:id/handoff/resend", d.Handoff.ResendHandoff)
+	// Reminders: what was sent about an application, and pausing them.
+	signedIn.GET("/applications/:id/reminders", d.Reminders.Panel)
+	signedIn.POST("/applications/:id/reminders/pause", d.Reminders.Pause)
+	signedIn.POST("/applications/:id/reminders/resume", d.Reminders.Resume)
 
 	// An application's documents: every handler checks the application is
 	// the user's (admins: any) and, for changes, still editable.
@@ -97,6 +101,8 @@ func routes(e *echo.Echo, d Deps) {
 	admin.GET("/outbox", d.Outbox.List)
 	admin.GET("/outbox/:id", d.Outbox.Show)
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
+	admin.GET("/reminders", d.Reminders.ShowSettings)
+	admin.POST("/reminders", d.Reminders.SaveSettings)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
 	site.RouteNotFound("/*", notFound)

@@ -19,6 +19,7 @@ import (
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/workspace"
@@ -46,6 +47,8 @@ type Deps struct {
 	// Applications serves the application workspace.
 	Applications *workspace.Handlers
 	Submissions  *submission.Handlers
+	// Reminders serves an application's reminders and the admins' settings.
+	Reminders *reminders.Handlers
 }
 
 // New returns the portal's HTTP handler.

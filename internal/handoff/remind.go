@@ -1,0 +1,34 @@
+package handoff
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/models"
+)
+
+// SendReminder queues, inside tx, a reminder e-mailing the merchant their link again,
+// by the resend's path: the same recipient, sender and tracked link as a resend. opened
+// says the merchant has started at the processor but not accepted, which the e-mail
+// words differently. The reminders room decides when; the audit entry is its own.
+func (s *Resender) SendReminder(ctx context.Context, tx pgx.Tx, a *models.Application, opened bool) (*mail.Message, error) {
+	token, err := s.trackedToken(a)
+	if err != nil {
+		return nil, err
+	}
+	msg, data, err := s.mailer.envelope(ctx, a, token)
+	if err != nil {
+		return nil, err
+	}
+	if msg.Content, err = mail.ReminderEmail(mail.ReminderData{HandoffData: data, Opened: opened}); err != nil {
+		return nil, fmt.Errorf("reminder e-mail of application %s: %w", a.ID, err)
+	}
+	msg.Kind = mail.KindHandoffReminder
+	if msg.ResentFrom, err = s.latestHandoff(ctx, a); err != nil {
+		return nil, err
+	}
+	return s.d.Outbox.Enqueue(ctx, tx, msg)
+}
