@@ -22,6 +22,7 @@ import (
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
@@ -79,7 +80,9 @@ type App struct {
 	Submissions *submission.Submissions
 	// Reminders sends the reminders tied to the processor's state.
 	Reminders *reminders.Service
-	Handler   *echo.Echo
+	// Imports imports drafts from CSV files.
+	Imports *imports.Service
+	Handler *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -159,6 +162,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
 	dashboardService := dashboard.NewService(db.Gorm, appStore)
+	importService := wireImports(queue, imports.Deps{
+		Apps: appStore, Sealer: sealer, Ring: ring, Pricing: pricingService, Queue: queue, Now: now, Log: log,
+	})
 	reminderService := wireReminders(queue, reminders.Deps{
 		Apps: appStore, Merchants: resender, Outbox: outbox, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName, Now: now, Log: log,
 	})
@@ -184,8 +190,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Applications: workspace.NewHandlers(workspaceService, views),
 		Submissions:  submission.NewHandlers(submissions, views),
 		Reminders:    reminders.NewHandlers(reminderService, views),
+		Imports:      imports.NewHandlers(importService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

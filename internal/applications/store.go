@@ -145,3 +145,23 @@ func jsonText(j models.JSON) *string {
 // Querier returns the pool, for reads outside a transaction by rooms that take a
 // database.Querier (the audit history).
 func (s *Store) Querier() database.Querier { return s.pool }
+
+// InsertMany stores new applications in one statement (COPY), for imports: the same
+// columns as Insert.
+func (s *Store) InsertMany(ctx context.Context, tx pgx.Tx, apps []*models.Application) error {
+	if len(apps) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(apps))
+	for i, a := range apps {
+		rows[i] = []any{a.ID, a.OwnerID, string(a.Status), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, jsonText(a.Draft),
+			a.PricingModelID, a.Version, a.CreatedAt, a.UpdatedAt, a.TINIndex}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"applications"}, []string{"id", "owner_id", "status", "legal_name", "dba",
+		"contact_name", "contact_email", "draft", "pricing_model_id", "version", "created_at", "updated_at", "tin_index"},
+		pgx.CopyFromRows(rows))
+	if err != nil {
+		return fmt.Errorf("insert applications: %w", err)
+	}
+	return nil
+}

@@ -80,10 +80,10 @@ type state struct {
 }
 
 var states = map[Kind]state{
-	KindNotOpened: {`a.status = 'linked' AND a.linked_at IS NOT NULL AND COALESCE(a.upstream_status, 'requested') IN ('initiated', 'requested')`, `a.linked_at`},
-	KindNotAccepted: {`a.status = 'linked' AND a.upstream_status = 'inProgress' AND a.upstream_status_at IS NOT NULL`, `a.upstream_status_at`},
+	KindNotOpened:         {`a.status = 'linked' AND a.linked_at IS NOT NULL AND COALESCE(a.upstream_status, 'requested') IN ('initiated', 'requested')`, `a.linked_at`},
+	KindNotAccepted:       {`a.status = 'linked' AND a.upstream_status = 'inProgress' AND a.upstream_status_at IS NOT NULL`, `a.upstream_status_at`},
 	KindProcessingPending: {`a.status = 'linked' AND a.upstream_status = 'processingPending' AND a.upstream_status_at IS NOT NULL`, `a.upstream_status_at`},
-	KindStaleDrafts: {`a.status IN ('draft', 'needs_attention')`, `a.updated_at`},
+	KindStaleDrafts:       {`a.status IN ('draft', 'needs_attention')`, `a.updated_at`},
 }
 
 // Applies returns the kind of reminder an application's current state calls for and

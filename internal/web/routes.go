@@ -71,6 +71,16 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/applications/:id/reminders/pause", d.Reminders.Pause)
 	signedIn.POST("/applications/:id/reminders/resume", d.Reminders.Resume)
 
+	// Importing drafts from a CSV file: a batch is its uploader's alone.
+	signedIn.GET("/imports", d.Imports.Index)
+	signedIn.GET("/imports/template.csv", d.Imports.Template)
+	signedIn.POST("/imports", d.Imports.Upload)
+	signedIn.GET("/imports/:id", d.Imports.Show)
+	signedIn.POST("/imports/:id/mapping", d.Imports.SaveMapping)
+	signedIn.POST("/imports/:id/import", d.Imports.Start)
+	signedIn.GET("/imports/:id/progress", d.Imports.Progress)
+	signedIn.GET("/imports/:id/rejected.csv", d.Imports.Rejected)
+
 	// An application's documents: every handler checks the application is
 	// the user's (admins: any) and, for changes, still editable.
 	signedIn.GET("/applications/:id/documents", d.Documents.Section)

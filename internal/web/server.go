@@ -17,6 +17,7 @@ import (
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
@@ -49,6 +50,8 @@ type Deps struct {
 	Submissions  *submission.Handlers
 	// Reminders serves an application's reminders and the admins' settings.
 	Reminders *reminders.Handlers
+	// Imports serves the import of drafts from CSV files.
+	Imports *imports.Handlers
 }
 
 // New returns the portal's HTTP handler.
