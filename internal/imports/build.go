@@ -116,6 +116,26 @@ func build(number int, cells, headers, mapping []string, pricing map[string]uuid
 	return c
 }
 
+// keyFields are the fields that find a row's duplicates: its tax id (the TIN, or a sole
+// proprietor's SSN) and its legal name.
+var keyFields = map[string]bool{
+	"business.legal_name": true, "business.tin": true, "business.entity_type": true, "owners.0.ssn": true,
+}
+
+// keys reads only what finds a row's duplicates, without the checks: enough for the
+// import to look for them again before it builds the rows it creates or updates.
+func keys(number int, cells, mapping []string) candidate {
+	c := candidate{Number: number}
+	for i, field := range mapping {
+		if keyFields[field] && i < len(cells) {
+			_ = c.Draft.Set(field, strings.TrimSpace(cells[i])) // key fields are text fields
+		}
+	}
+	c.TIN = applications.NormalizeTIN(c.Draft.TaxID())
+	c.NameKey = nameKey(c.Draft.Business.LegalName)
+	return c
+}
+
 func hasControlPerson(d drafts.Draft) bool {
 	for _, o := range d.Owners {
 		if o.IsControlPerson {

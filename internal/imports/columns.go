@@ -99,10 +99,13 @@ func headerKey(s string) string {
 
 // guessKeys lists the headers that name a field: its canonical name, its group and label
 // ("Business legal name", "Owner 1 SSN"), and its label alone when the label is the
-// first owner's or the business's own ("SSN", "Legal name").
+// first owner's or the business's own ("SSN", "Owner SSN", "Legal name").
 func guessKeys(c Column) []string {
 	keys := []string{headerKey(c.Field), headerKey(c.Group + " " + c.Label)}
-	if i, _ := drafts.SplitOwnerField(c.Field); i <= 0 {
+	switch i, _ := drafts.SplitOwnerField(c.Field); i {
+	case 0:
+		keys = append(keys, headerKey(c.Label), headerKey("Owner "+c.Label))
+	case -1:
 		keys = append(keys, headerKey(c.Label))
 	}
 	return keys

@@ -181,3 +181,15 @@ func rep(t testing.TB, env *apptest.Env, email string) (*models.User, *apptest.C
 	t.Helper()
 	return env.SignedIn(t, email, models.RoleSalesRep)
 }
+
+// newMultipart writes a form with fields and a file, and returns its content type.
+func newMultipart(body *bytes.Buffer, fields map[string]string, file []byte) string {
+	mw := multipart.NewWriter(body)
+	for k, v := range fields {
+		_ = mw.WriteField(k, v)
+	}
+	fw, _ := mw.CreateFormFile("file", "f.csv")
+	_, _ = fw.Write(file)
+	_ = mw.Close()
+	return mw.FormDataContentType()
+}

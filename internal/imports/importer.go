@@ -129,27 +129,33 @@ func (s *Service) importChunk(ctx context.Context, b *Batch, creator *models.Use
 			return err
 		}
 		now := s.d.Now().UTC()
-		cands := make([]candidate, len(rows))
+		cells := make([][]string, len(rows))
+		found := make([]candidate, len(rows))
 		for i, r := range rows {
-			cells, err := openCells(s.d.Ring, b.ID, r.Number, r.Cells)
-			if err != nil {
+			if cells[i], err = openCells(s.d.Ring, b.ID, r.Number, r.Cells); err != nil {
 				return err
 			}
-			cands[i] = build(r.Number, cells, b.Headers, b.Mapping, pricing, now)
+			found[i] = keys(r.Number, cells[i], b.Mapping)
 		}
 		// Two imports of one file at once (or another import of the same merchant)
 		// must not both create it: the duplicates are looked up again under a lock of
 		// each merchant's keys, taken in one order so that two imports never deadlock.
-		if err := lockKeys(ctx, tx, cands); err != nil {
+		if err := lockKeys(ctx, tx, found); err != nil {
 			return err
 		}
-		dups, err := findExisting(ctx, tx, s.d.Sealer, scope(creator), cands)
+		dups, err := findExisting(ctx, tx, s.d.Sealer, scope(creator), found)
 		if err != nil {
 			return err
 		}
 		w := &chunkWrites{}
-		for _, c := range cands {
-			if err := s.importRow(ctx, tx, b, creator, c, dups[c.Number], now, w); err != nil {
+		for i, r := range rows {
+			dup := dups[r.Number]
+			if dup != nil && b.OnDuplicate == DuplicateSkip {
+				w.outcome(r.Number, outcomeSkipped, "Already in the portal: "+dup.Name+".", &dup.ID, nil)
+				continue
+			}
+			c := build(r.Number, cells[i], b.Headers, b.Mapping, pricing, now)
+			if err := s.importRow(ctx, tx, b, creator, c, dup, now, w); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,9 +110,9 @@ func (s *Service) owner(ctx context.Context, u *models.User, raw string) (uuid.U
 }
 
 // Upload reads a CSV file as it arrives, seals each row as soon as it is parsed, and
-// stores the batch; when its header names the fields (the template's, or labels the
-// portal recognises), every row is checked at once and the batch is ready to preview,
-// else the user maps the columns first. Nothing of a refused file is kept.
+// stores the batch; when its header names a field in every column (the template's, or
+// labels the portal recognises), every row is checked at once and the batch is ready to
+// preview, else the user says which column holds what first. Nothing of a refused file is kept.
 func (s *Service) Upload(ctx context.Context, u *models.User, ownerID, fileName string, file io.Reader) (*Batch, error) {
 	owner, err := s.owner(ctx, u, ownerID)
 	if err != nil {
@@ -136,8 +137,8 @@ func (s *Service) Upload(ctx context.Context, u *models.User, ownerID, fileName 
 		if b.RowCount == 0 {
 			return fileError("The file has a header but no rows.")
 		}
-		if len(checkMapping(b.Headers, b.Mapping)) == 0 {
-			b.Status = StatusPreview
+		if !slices.Contains(b.Mapping, "") && len(checkMapping(b.Headers, b.Mapping)) == 0 {
+			b.Status = StatusPreview // every column recognised: nothing to ask
 		}
 		if err := updateBatch(ctx, tx, b); err != nil {
 			return err
