@@ -84,14 +84,18 @@ type generated struct {
 }
 
 // generate writes n rows, every badEvery-th of them spoiled (0: none).
-func generate(n, badEvery int) generated {
+func generate(n, badEvery int) generated { return generateFrom(0, n, badEvery) }
+
+// generateFrom is generate with merchants numbered from first, so that files made
+// with different firsts share no merchant.
+func generateFrom(first, n, badEvery int) generated {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	h := header()
 	_ = w.Write(h)
 	g := generated{Bad: map[int]string{}}
 	for i := range n {
-		row := goodRow(i)
+		row := goodRow(first + i)
 		number := i + 2
 		if badEvery > 0 && i%badEvery == badEvery-1 {
 			b := breakages[(i/badEvery)%len(breakages)]
