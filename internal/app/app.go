@@ -23,6 +23,7 @@ import (
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/imports"
+	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
@@ -191,6 +192,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Submissions:  submission.NewHandlers(submissions, views),
 		Reminders:    reminders.NewHandlers(reminderService, views),
 		Imports:      imports.NewHandlers(importService, views),
+		Insights:     insights.NewHandlers(insights.NewService(appStore, now), views),
 	})
 	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Handler: handler}, nil
 }

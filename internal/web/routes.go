@@ -71,6 +71,10 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/applications/:id/reminders/pause", d.Reminders.Pause)
 	signedIn.POST("/applications/:id/reminders/resume", d.Reminders.Resume)
 
+	// The onboarding funnel: admins see every application, a rep their own.
+	signedIn.GET("/insights", d.Insights.Show)
+	signedIn.GET("/insights.csv", d.Insights.CSV)
+
 	// Importing drafts from a CSV file: a batch is its uploader's alone.
 	signedIn.GET("/imports", d.Imports.Index)
 	signedIn.GET("/imports/template.csv", d.Imports.Template)

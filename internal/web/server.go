@@ -18,6 +18,7 @@ import (
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/imports"
+	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
@@ -52,6 +53,8 @@ type Deps struct {
 	Reminders *reminders.Handlers
 	// Imports serves the import of drafts from CSV files.
 	Imports *imports.Handlers
+	// Insights serves the onboarding funnel.
+	Insights *insights.Handlers
 }
 
 // New returns the portal's HTTP handler.
