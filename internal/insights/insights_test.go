@@ -29,6 +29,8 @@ type seeded struct {
 	env         *apptest.Env
 	t0          time.Time
 	alice, bob  *models.User
+	admin       *models.User
+	passwords   map[string]string
 	aliceClient *apptest.Client
 	adminClient *apptest.Client
 	from, to    string
@@ -39,10 +41,17 @@ type seeded struct {
 func seed(t *testing.T) *seeded {
 	t.Helper()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	s := &seeded{env: env, apps: map[string]uuid.UUID{}}
-	s.alice, s.aliceClient = env.SignedIn(t, "alice@example.com", models.RoleSalesRep)
-	s.bob, _ = env.CreateUser(t, "bob@example.com", models.RoleSalesRep)
-	_, s.adminClient = env.SignedIn(t, "admin@example.com", models.RoleAdmin)
+	s := &seeded{env: env, apps: map[string]uuid.UUID{}, passwords: map[string]string{}}
+	user := func(email string, role models.Role) (*models.User, *apptest.Client) {
+		u, pw := env.CreateUser(t, email, role)
+		s.passwords[email] = pw
+		c := env.Client(t)
+		c.Login(email, pw)
+		return u, c
+	}
+	s.alice, s.aliceClient = user("alice@example.com", models.RoleSalesRep)
+	s.bob, _ = user("bob@example.com", models.RoleSalesRep)
+	s.admin, s.adminClient = user("admin@example.com", models.RoleAdmin)
 	s.t0 = env.Clock.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -30)
 	s.from, s.to = s.t0.Format(time.DateOnly), env.Clock.Now().UTC().Format(time.DateOnly)
 	s.p1, s.p2 = s.pricing(t, "Flat rate", "FLAT1"), s.pricing(t, "Interchange plus", "ICP1")
