@@ -3,6 +3,7 @@ package imports
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -14,13 +15,21 @@ import (
 
 // existing is an application a row may duplicate.
 type existing struct {
-	ID       uuid.UUID
-	OwnerID  uuid.UUID
-	TINIndex *string
-	NameKey  string
-	Name     string
-	Status   models.ApplicationStatus
+	ID        uuid.UUID
+	OwnerID   uuid.UUID
+	TINIndex  *string
+	NameKey   string
+	Name      string
+	Status    models.ApplicationStatus
+	CreatedAt time.Time
 }
+
+// nameKeySQL is the legal name as duplicates compare it, as the index
+// applications_legal_name_key_idx computes it (and nameKey in Go).
+const nameKeySQL = `lower(btrim(regexp_replace(a.legal_name, '\s+', ' ', 'g')))`
+
+const existingColumns = `a.id, a.owner_id, a.tin_index, ` + nameKeySQL + ` AS name_key,
+	COALESCE(NULLIF(a.dba, ''), a.legal_name) AS name, a.status, a.created_at`
 
 // Duplicates are by TIN (through the keyed blind index; nothing is decrypted) or by
 // legal name when one of the two has no TIN: two businesses with one name and different
@@ -47,12 +56,15 @@ func findExisting(ctx context.Context, q database.Querier, sealer *applications.
 	if len(indexes) == 0 && len(names) == 0 {
 		return out, nil
 	}
-	rows, err := q.Query(ctx, `SELECT a.id, a.owner_id, a.tin_index, lower(btrim(regexp_replace(a.legal_name, '\s+', ' ', 'g'))),
-			COALESCE(NULLIF(a.dba, ''), a.legal_name), a.status
-		FROM applications a
-		WHERE a.deleted_at IS NULL AND ($3::uuid IS NULL OR a.owner_id = $3)
-		  AND (a.tin_index = ANY($1) OR (a.legal_name <> '' AND lower(btrim(regexp_replace(a.legal_name, '\s+', ' ', 'g'))) = ANY($2)))
-		ORDER BY a.created_at, a.id`, indexes, names, scope)
+	// One index lookup per key (LATERAL): the planner cannot fall back to reading every
+	// application, whatever it guesses of a fresh table's statistics.
+	rows, err := q.Query(ctx, `SELECT * FROM (
+			SELECT m.* FROM unnest($1::text[]) AS k(idx), LATERAL (SELECT `+existingColumns+` FROM applications a
+				WHERE a.tin_index = k.idx AND a.deleted_at IS NULL AND ($3::uuid IS NULL OR a.owner_id = $3)) m
+			UNION
+			SELECT m.* FROM unnest($2::text[]) AS n(key), LATERAL (SELECT `+existingColumns+` FROM applications a
+				WHERE `+nameKeySQL+` = n.key AND a.legal_name <> '' AND a.deleted_at IS NULL AND ($3::uuid IS NULL OR a.owner_id = $3)) m
+		) found ORDER BY created_at, id`, indexes, names, scope)
 	if err != nil {
 		return nil, fmt.Errorf("find existing merchants: %w", err)
 	}
