@@ -17,13 +17,14 @@ PG_TEST     := .data/postgres-test
 PG_TEST_PORT:= 54330
 VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css
 
-.PHONY: help run test lint build assets bench tools-test tools-lint clean-data
+.PHONY: help run test lint build assets bench fuzz tools-test tools-lint clean-data
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
 	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
 	@echo "make lint   run the linter alone (make test runs it too)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
+	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
 
 ## Front-end libraries come from npm, pinned by package-lock.json, and are copied
 ## into the embedded assets; they are never committed.
@@ -91,6 +92,17 @@ bench: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+## Fuzzing proper: every Fuzz target of the module in turn, FUZZTIME each. `make test`
+## runs their seed corpora (and any crashers kept under testdata/fuzz) as ordinary tests.
+FUZZTIME ?= 30s
+fuzz: assets
+	@set -e; for file in $$(grep -rl --include='*_test.go' '^func Fuzz' internal); do \
+		for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
+			echo "== $$name in ./$$(dirname $$file) for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) ./$$(dirname $$file); \
+		done; \
+	done
 
 clean-data:
 	-@for d in $(PG_RUN) $(PG_TEST); do [ -d $$d/db ] && runuser -u postgres -- /usr/lib/postgresql/*/bin/pg_ctl -D $$d/db stop -m fast; done

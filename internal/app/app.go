@@ -116,17 +116,24 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		}
 	}
 	pricingService := pricing.NewService(db.Gorm, now, log)
-	docStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
-	if err != nil {
-		return nil, err
-	}
-	appStore := applications.NewStore(db.Pool)
-	docStore := documents.NewStore(db)
-	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
 	if err != nil {
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
 	}
+	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	if err != nil {
+		return nil, err
+	}
+	// Documents are encrypted at rest under the key ring, wherever they are stored.
+	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
+	appStore := applications.NewStore(db.Pool)
+	appStore.SealLinks(ring)
+	// Hand-off links stored in the clear before they were sealed are sealed now, once.
+	if _, err := appStore.SealLegacyLinks(ctx); err != nil {
+		return nil, err
+	}
+	docStore := documents.NewStore(db)
+	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
 	authService := auth.NewService(db.Gorm, auth.Options{
 		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
@@ -144,8 +151,12 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if err != nil {
 		return nil, err
 	}
-	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, Now: now, Log: log})
-	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL)
+	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, KeyRing: ring, Now: now, Log: log})
+	// Secret links written into messages before links were sealed are sealed now, once.
+	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
+		return nil, err
+	}
+	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL).WithLinks(appStore)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
 		Submissions: submissionViews, Now: now, Log: log,
@@ -171,6 +182,10 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	})
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
+	// Documents stored before encryption at rest, or under a key rotated out, are
+	// rewritten on start-up, resumably.
+	jobs.Register(queue, documents.NewEncryptAtRestWorker(docStore, docStorage, log))
+	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
 	handler := web.New(web.Deps{
 		Config:       cfg,
 		DB:           db,

@@ -24,7 +24,7 @@ func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *
 		ResellerName: m.resellerName,
 		Name:         invitee.Name,
 		InviterName:  inviter.DisplayName(),
-		Link:         m.publicURL.JoinPath("invite", token).String(),
+		Link:         mail.LinkPlaceholder, // the outbox keeps the link sealed
 		Expires:      expires.UTC().Format("2 January 2006, 15:04 UTC"),
 	})
 	if err != nil {
@@ -33,7 +33,7 @@ func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *
 	by := inviter.ID
 	_, err = m.outbox.Enqueue(ctx, nil, mail.Message{
 		Kind: mail.KindInvitation, To: invitee.Email, ToName: invitee.Name, ReplyTo: inviter.Email,
-		Content: content, CreatedBy: &by,
+		Content: content, SecretLink: m.publicURL.JoinPath("invite", token).String(), CreatedBy: &by,
 	})
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/sandbox"
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/sandbox/kit"
@@ -144,6 +145,15 @@ func StartEmbeddedSandbox(cfg *config.Config, log *slog.Logger) (*RunningSandbox
 		cfg.Sandbox.AdminToken = sc.AdminToken
 	}
 	opts := SandboxOptions(sc, log)
+	// The embedded sandbox keeps its uploaded objects encrypted at rest, as the portal
+	// keeps its documents.
+	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
+	if err != nil {
+		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
+	}
+	if opts.Accounts.ObjectIdentity, err = sandboxObjectIdentity(sc.DataDir, ring); err != nil {
+		return nil, err
+	}
 	// Until the portal issues the codes of its pricing models as they are
 	// saved (POST /_sandbox/admin/api/accounts/pricing-codes), the embedded
 	// sandbox takes any code and records it as issued on first use.

@@ -21,6 +21,7 @@ const (
 	KindConflict                    // 409: the state forbids it (locked, duplicate, in use)
 	KindTooMany                     // 429: throttled
 	KindUnavailable                 // 503: a dependency is down
+	KindMalformed                   // 400: the request itself cannot be read (a broken body)
 )
 
 // Error is a domain failure with a user-facing message.

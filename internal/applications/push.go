@@ -103,12 +103,21 @@ type Link struct {
 	At   time.Time
 }
 
-// Linked stores the link and locks the application.
+// Linked stores the link (sealed) and the first tracked link's token (as its hash), and
+// locks the application.
 func (s *Store) Linked(ctx context.Context, q database.Querier, a *models.Application, l Link) error {
-	return s.update(ctx, q, "record hand-off link", `UPDATE applications
-		SET status = 'linked', handoff_link = $3, linked_at = $4, open_token = $5, last_error = $6,
+	sealed, err := s.sealLink(a.ID, l.URL)
+	if err != nil {
+		return err
+	}
+	err = s.update(ctx, q, "record hand-off link", `UPDATE applications
+		SET status = 'linked', handoff_link = $3, linked_at = $4, last_error = $5,
 		    push_finished_at = $4, updated_at = $4
-		WHERE `+pushGuard, a.ID, a.SubmissionCount, l.URL, l.At, l.OpenToken, l.Note)
+		WHERE `+pushGuard, a.ID, a.SubmissionCount, sealed, l.At, l.Note)
+	if err != nil || l.OpenToken == "" {
+		return err
+	}
+	return s.AddOpenToken(ctx, q, a.ID, l.OpenToken, l.At)
 }
 
 // InFlight is a submission being pushed.
@@ -132,8 +141,9 @@ func (s *Store) Submitting(ctx context.Context, q database.Querier) ([]InFlight,
 }
 
 // RecordOpen notes that the merchant opened the link behind token: the first open sets
-// opened_at. It returns the application, its hand-off link and whether this was the first
-// open; models.ErrNotFound when no linked, live application carries the token.
+// opened_at. It returns the application, its hand-off link (in the clear) and whether this
+// was the first open; models.ErrNotFound when the token is unknown or expired, or its
+// application deleted or not linked.
 func (s *Store) RecordOpen(ctx context.Context, q database.Querier, token string, now time.Time) (uuid.UUID, string, bool, error) {
 	var (
 		id    uuid.UUID
@@ -141,17 +151,21 @@ func (s *Store) RecordOpen(ctx context.Context, q database.Querier, token string
 		first bool
 	)
 	err := s.on(q).QueryRow(ctx, `WITH prev AS (
-			SELECT id, opened_at FROM applications
-			WHERE open_token = $1 AND deleted_at IS NULL AND handoff_link IS NOT NULL
-			FOR UPDATE)
+			SELECT a.id, a.opened_at FROM applications a
+			JOIN handoff_open_tokens t ON t.application_id = a.id
+			WHERE t.token_hash = $1 AND t.expires_at > $2 AND a.deleted_at IS NULL AND a.handoff_link IS NOT NULL
+			FOR UPDATE OF a)
 		UPDATE applications a SET opened_at = coalesce(a.opened_at, $2)
 		FROM prev WHERE a.id = prev.id
-		RETURNING a.id, a.handoff_link, prev.opened_at IS NULL`, token, now).Scan(&id, &link, &first)
+		RETURNING a.id, a.handoff_link, prev.opened_at IS NULL`, HashOpenToken(token), now).Scan(&id, &link, &first)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return uuid.Nil, "", false, models.ErrNotFound
 	}
 	if err != nil {
 		return uuid.Nil, "", false, fmt.Errorf("record open: %w", err)
+	}
+	if link, err = s.openLink(id, link); err != nil {
+		return uuid.Nil, "", false, err
 	}
 	return id, link, first, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -23,7 +24,11 @@ var ErrNoMatch = errors.New("applications: no row matched")
 // a database.Querier: the pool (pass nil) or the pgx.Tx of a use case, which then also
 // records the audit entry and enqueues jobs, so that all of it commits or none does.
 // Access rules are the methods Visible and Editable; the writes do what they are told.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct {
+	pool *pgxpool.Pool
+	// links seals hand-off links (handoff_link.go); nil stores them as given.
+	links *fieldcrypt.KeyRing
+}
 
 // NewStore returns a store on pool.
 func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }

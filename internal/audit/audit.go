@@ -51,6 +51,8 @@ const (
 	// ActionImported: the application was updated from an imported file (one created
 	// from a file is ActionCreated, with the batch and row in its details).
 	ActionImported = "imported"
+	// ActionMessageLinkViewed: an admin saw the secret link of a held outbox message.
+	ActionMessageLinkViewed = "message_link_viewed"
 )
 
 // Details is the JSON the workspace's entries keep in audit_events.details. It never

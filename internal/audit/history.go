@@ -117,6 +117,8 @@ func describeEvent(r row, d Details) string {
 		return "resumed the reminders"
 	case ActionImported: // an update; a creation is ActionCreated with the batch
 		return describeImport(r.Fields, d)
+	case ActionMessageLinkViewed:
+		return "viewed the link of a held e-mail"
 	default:
 		if text, ok := describeSubmissionEvent(r.Action, d); ok {
 			return text

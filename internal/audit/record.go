@@ -22,6 +22,8 @@ const (
 	SubjectMerchant    Kind = "merchant"
 	SubjectUser        Kind = "user"
 	SubjectTransaction Kind = "transaction"
+	// SubjectMessage is an outbox message (an admin's view of its secret link).
+	SubjectMessage Kind = "message"
 )
 
 // Subject names what an entry is about.
@@ -32,6 +34,9 @@ type Subject struct {
 
 // Application is the subject of an application's trail.
 func Application(id uuid.UUID) Subject { return Subject{Kind: SubjectApplication, ID: id} }
+
+// Message is the subject of an outbox message's trail.
+func Message(id uuid.UUID) Subject { return Subject{Kind: SubjectMessage, ID: id} }
 
 // Event is one entry of an audit trail. Fields names changed fields and Details
 // says more (encoded as JSON); neither ever holds a value of personal data.

@@ -61,6 +61,10 @@ func (h *Handlers) Login(c echo.Context) error {
 	user, err := h.service.Authenticate(c.Request().Context(), email, c.FormValue("password"), c.RealIP())
 	var throttled *ThrottledError
 	var busy *ErrBusy
+	if fields, invalid := apperr.FieldsOf(err); invalid {
+		page.Error = fields["email"]
+		return h.views.Page(c, http.StatusUnprocessableEntity, "auth/login", "Sign in", page)
+	}
 	switch {
 	case errors.As(err, &busy):
 		page.Error = busy.Error()

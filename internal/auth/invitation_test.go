@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -10,10 +11,14 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/apptest"
 )
 
 var invitationLink = regexp.MustCompile(`https?://[^\s"<>]+/invite/[A-Za-z0-9_-]+`)
+
+// outboxLink finds the link of a held message on its outbox page.
+var outboxLink = regexp.MustCompile(`id="outbox-link" type="text" readonly value="([^"]+)"`)
 
 // invite has the admin invite address and returns the link of the e-mail that
 // waits in the outbox.
@@ -24,13 +29,27 @@ func invite(t *testing.T, env *apptest.Env, admin *apptest.Client, address strin
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("invite: %d\n%s", res.Status, res.Body)
 	}
-	var text, kind string
+	var text, kind, id string
 	err := env.DB.Pool.QueryRow(context.Background(),
-		"SELECT text_body, kind FROM mail_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", address).Scan(&text, &kind)
+		"SELECT text_body, kind, id::text FROM mail_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", address).Scan(&text, &kind, &id)
 	if err != nil || kind != "invitation" {
 		t.Fatalf("no invitation in the outbox for %s: %v (kind %q)", address, err, kind)
 	}
-	link := invitationLink.FindString(text)
+	if strings.Contains(text, "/invite/") {
+		t.Fatalf("the outbox keeps the invitation link readable:\n%s", text)
+	}
+	// Held (no SMTP server), the admin reads the link on the outbox page.
+	testutil.Eventually(t, 10*time.Second, "the invitation held", func() (bool, string) {
+		var status string
+		_ = env.DB.Pool.QueryRow(context.Background(), "SELECT status FROM mail_outbox WHERE id = $1", id).Scan(&status)
+		return status == "held", status
+	})
+	page := admin.Get("/admin/outbox/" + id)
+	link := ""
+	if m := outboxLink.FindStringSubmatch(page.Body); m != nil {
+		link = html.UnescapeString(m[1])
+	}
+	text = page.Body
 	if !strings.HasPrefix(link, env.URL+"/invite/") {
 		t.Fatalf("invitation link %q does not point at the portal %s:\n%s", link, env.URL, text)
 	}

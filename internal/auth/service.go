@@ -17,6 +17,7 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/validation"
 )
 
 // ErrInvalidCredentials is the one answer for a wrong e-mail, a wrong password
@@ -104,6 +105,11 @@ func (s *Service) Users() *Store { return s.users }
 // each; and only a bounded number of hashes run at once: past that the
 // answer is *ErrBusy, at once.
 func (s *Service) Authenticate(ctx context.Context, email, password, clientIP string) (*models.User, error) {
+	if msg := emailProblem(email); msg != "" {
+		// No account has such an address: refused at once, before the throttle's table,
+		// which would refuse a NUL byte itself.
+		return nil, apperr.Invalid("email", msg)
+	}
 	now := s.now()
 	wait, err := s.throttle.retryAfter(ctx, email, clientIP, now)
 	if err != nil {
@@ -171,6 +177,54 @@ func (s *Service) hashPassword(ctx context.Context, password string) (string, er
 	return HashPassword(password)
 }
 
+// Bounds of a user's name and e-mail address (RFC 5321's path limit).
+const (
+	MaxNameLength  = 100
+	MaxEmailLength = 254
+)
+
+const msgEmailFormat = "Enter an e-mail address like name@example.com."
+
+// emailProblem refuses an e-mail address that is not one line of text or is too long,
+// before it reaches the database; "" when it may be looked up or stored.
+func emailProblem(email string) string {
+	if p := validation.CheckText(email, false); p != validation.TextOK {
+		return validation.TextMessage("The e-mail address", p)
+	}
+	if validation.TooLong(email, MaxEmailLength) {
+		return validation.LengthMessage("The e-mail address", MaxEmailLength)
+	}
+	return ""
+}
+
+// validate trims the e-mail address and name and returns the problems of in, by field: what
+// reaches the users table is one line of text within its bounds.
+func (in *NewUser) validate() apperr.FieldErrors {
+	in.Email = strings.TrimSpace(in.Email)
+	in.Name = strings.TrimSpace(in.Name)
+	errs := apperr.FieldErrors{}
+	if msg := emailProblem(in.Email); msg != "" {
+		errs["email"] = msg
+	} else if addr, err := mail.ParseAddress(in.Email); err != nil || addr.Address != in.Email {
+		errs["email"] = msgEmailFormat
+	}
+	switch p := validation.CheckText(in.Name, false); {
+	case p != validation.TextOK:
+		errs["name"] = validation.TextMessage("The name", p)
+	case validation.TooLong(in.Name, MaxNameLength):
+		errs["name"] = validation.LengthMessage("The name", MaxNameLength)
+	}
+	if !in.Role.Valid() {
+		errs["role"] = "Choose a role: Admin or Sales rep."
+	}
+	if in.Password != "" {
+		if msg := CheckPasswordStrength(in.Password, in.Email); msg != "" {
+			errs["password"] = msg
+		}
+	}
+	return errs
+}
+
 // NewUser is what an admin or a script supplies to create a user.
 type NewUser struct {
 	Email    string
@@ -182,23 +236,13 @@ type NewUser struct {
 // CreateUser validates and stores a new user, returning the password to hand
 // over when one was generated.
 func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, string, error) {
-	in.Email = strings.TrimSpace(in.Email)
-	in.Name = strings.TrimSpace(in.Name)
-	errs := apperr.FieldErrors{}
-	if addr, err := mail.ParseAddress(in.Email); err != nil || addr.Address != in.Email {
-		errs["email"] = "Enter an e-mail address like name@example.com."
-	}
-	if !in.Role.Valid() {
-		errs["role"] = "Choose a role: Admin or Sales rep."
-	}
+	errs := in.validate()
 	generated := ""
 	mustChange := false
 	if in.Password == "" {
 		generated = GeneratePassword()
 		in.Password = generated
 		mustChange = true
-	} else if msg := CheckPasswordStrength(in.Password, in.Email); msg != "" {
-		errs["password"] = msg
 	}
 	if len(errs) > 0 {
 		return nil, "", &apperr.ValidationError{Fields: errs}

@@ -41,8 +41,12 @@ func (h *Handlers) List(c echo.Context) error {
 	if data.Users, err = h.service.OwnerChoices(ctx, u); err != nil {
 		return err
 	}
-	if httpx.IsHTMX(c) && c.Request().Header.Get("HX-Target") == listTarget && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
-		return h.views.Fragment(c, http.StatusOK, "dashboard/list", data)
+	status := http.StatusOK
+	if form.Malformed {
+		status = http.StatusBadRequest
 	}
-	return h.views.Page(c, http.StatusOK, "dashboard/index", "Applications", data)
+	if httpx.IsHTMX(c) && c.Request().Header.Get("HX-Target") == listTarget && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
+		return h.views.Fragment(c, status, "dashboard/list", data)
+	}
+	return h.views.Page(c, status, "dashboard/index", "Applications", data)
 }

@@ -36,6 +36,9 @@ type ListForm struct {
 	Q, Status, Owner, DateField, From, To, Sort string
 	Deleted                                     bool
 	Errors                                      map[string]string
+	// Malformed says a value is not text at all (a NUL byte, invalid UTF-8): the page
+	// answers 400, with the message beside the field.
+	Malformed bool
 }
 
 // BindListForm reads the dashboard's query string. A filter that does not parse is left out
@@ -46,10 +49,24 @@ func BindListForm(values url.Values) (ListForm, ListQuery) {
 		DateField: values.Get("date"), From: strings.TrimSpace(values.Get("from")), To: strings.TrimSpace(values.Get("to")),
 		Sort: values.Get("sort"), Deleted: values.Get("deleted") != "", Errors: map[string]string{},
 	}
-	if len(f.Q) > maxSearchLength {
-		f.Q = f.Q[:maxSearchLength]
+	q := ListQuery{Deleted: f.Deleted, DateField: DateUpdated, Sort: SortUpdated}
+	switch p := validation.CheckText(f.Q, false); {
+	case p != validation.TextOK:
+		f.Errors["q"] = validation.TextMessage("The search", p)
+		f.Malformed = true
+	case validation.TooLong(f.Q, maxSearchLength):
+		// Longer text is cut, not refused: a pasted paragraph still searches by its start.
+		f.Q = string([]rune(f.Q)[:maxSearchLength])
+		q.Search = f.Q
+	default:
+		q.Search = f.Q
 	}
-	q := ListQuery{Search: f.Q, Deleted: f.Deleted, DateField: DateUpdated, Sort: SortUpdated}
+	for name, v := range map[string]string{"status": f.Status, "owner": f.Owner, "date": f.DateField, "from": f.From, "to": f.To, "sort": f.Sort} {
+		if p := validation.CheckText(v, false); p != validation.TextOK {
+			f.Errors[name] = "Choose a value from the list."
+			f.Malformed = true
+		}
+	}
 	if f.Status != "" {
 		if applications.StatusLabel(models.ApplicationStatus(f.Status)) == f.Status {
 			f.Errors["status"] = "Choose a status from the list."

@@ -55,7 +55,7 @@ func (h *Handlers) serve(c echo.Context, inline bool) error {
 	hdr := c.Response().Header()
 	hdr.Set("Content-Type", doc.ContentType)
 	hdr.Set("Content-Length", strconv.FormatInt(doc.SizeBytes, 10))
-	hdr.Set("Content-Disposition", contentDisposition(inline, doc.DisplayName))
+	hdr.Set("Content-Disposition", contentDisposition(inline, DownloadName(doc.DisplayName, doc.ContentType)))
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Content-Security-Policy", servedCSP(inline, doc.ContentType))
 	hdr.Set("Cache-Control", "private, no-store")

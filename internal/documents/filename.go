@@ -81,3 +81,35 @@ func shorten(name string, limit int) string {
 	base = strings.TrimRight(string(runes[:min(keep, len(runes))]), ". ")
 	return base + ext
 }
+
+// typeExtensions are the extensions a stored type goes by; the first is the one a download
+// gets when the name has none of them.
+var typeExtensions = map[string][]string{
+	ContentTypePDF:  {".pdf"},
+	ContentTypePNG:  {".png"},
+	ContentTypeJPEG: {".jpg", ".jpeg"},
+	ContentTypeTIFF: {".tiff", ".tif"},
+	ContentTypeHEIC: {".heic"},
+	ContentTypeHEIF: {".heif"},
+}
+
+// DownloadName is the name a download suggests: the display name with the extension of
+// the stored (sniffed) type, so a PDF uploaded as "statement.html" saves as
+// "statement.pdf" and opens in the right application, never as a web page.
+func DownloadName(display, contentType string) string {
+	exts, ok := typeExtensions[contentType]
+	if !ok {
+		return display
+	}
+	lower := strings.ToLower(display)
+	for _, ext := range exts {
+		if strings.HasSuffix(lower, ext) && len(display) > len(ext) {
+			return display
+		}
+	}
+	base := display
+	if dot := strings.LastIndexByte(display, '.'); dot > 0 {
+		base = display[:dot]
+	}
+	return shorten(base+exts[0], MaxDisplayNameLength)
+}

@@ -141,6 +141,8 @@ func (h *Handlers) refused(c echo.Context, form uploadForm, err error) error {
 		for field, msg := range fields {
 			form.setError(field, msg)
 		}
+	case apperr.KindOf(err) == apperr.KindMalformed:
+		return echo.NewHTTPError(http.StatusBadRequest, apperr.MessageOf(err))
 	case errors.Is(err, errInterrupted):
 		// The browser is usually gone; nothing was kept.
 		h.log.Info("document upload interrupted", "path", c.Path(), "err", err)

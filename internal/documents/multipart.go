@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,13 @@ func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields
 		}
 		name := part.FormName()
 		if name == FieldFile && part.FileName() != "" {
-			err := fn(part, part.FileName())
+			file := &watchedPart{r: part}
+			err := fn(file, part.FileName())
+			if err != nil && file.err != nil && body.err == nil && !errors.Is(file.err, context.Canceled) {
+				// The body arrived whole but the form inside it is broken: most often a
+				// chunked body that ends without the closing boundary.
+				return errMalformedUpload
+			}
 			return body.explain(err)
 		}
 		if name == "" || name == FieldFile {
@@ -140,5 +147,24 @@ func (b *watchedBody) parseFailure(err error) error {
 	if b.err != nil {
 		return b.explain(err)
 	}
-	return apperr.Invalid(FieldFile, "The upload could not be read. Try again.")
+	return errMalformedUpload
+}
+
+// errMalformedUpload answers a body that is not a well-formed multipart form (400).
+var errMalformedUpload = apperr.New(apperr.KindMalformed,
+	"The upload is not a complete multipart form (a part or its closing boundary is missing). Nothing was saved; try again.")
+
+// watchedPart remembers the first read error of the file part, so that a broken form can
+// be told apart from a failure of storage.
+type watchedPart struct {
+	r   io.Reader
+	err error
+}
+
+func (p *watchedPart) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if err != nil && err != io.EOF && p.err == nil {
+		p.err = err
+	}
+	return n, err
 }

@@ -82,7 +82,13 @@ func storageContract(t *testing.T, s Storage) {
 		readAlloc := allocatedDuring(t, func() {
 			assertObject(t, s, key, newPatternReader(size), "image/tiff")
 		})
-		if readAlloc > budget {
+		if _, decrypts := s.(*EncryptedStorage); decrypts {
+			// age's reader allocates each 64 KiB chunk it opens and drops it at once: the
+			// garbage adds up to the object's size, but what stays in memory is a chunk.
+			if live := peakLiveHeapReading(t, s, key); live > budget {
+				t.Errorf("reading held %d MiB of a %d MiB object in memory; want under %d MiB", live>>20, size>>20, budget>>20)
+			}
+		} else if readAlloc > budget {
 			t.Errorf("Open and read allocated %d MiB for a %d MiB object; want under %d MiB", readAlloc>>20, size>>20, budget>>20)
 		}
 		t.Logf("allocated: Put %d KiB, Open+read %d KiB", putAlloc>>10, readAlloc>>10)
@@ -220,6 +226,38 @@ func allocatedDuring(t *testing.T, f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// peakLiveHeapReading reads an object through and returns the most heap it held alive
+// beyond what it held before, measured after a collection at every MiB read.
+func peakLiveHeapReading(t *testing.T, s Storage, key string) uint64 {
+	t.Helper()
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	base, peak := m.HeapAlloc, uint64(0)
+	rc, _, err := s.Open(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	buf := make([]byte, 32<<10)
+	for read := 0; ; {
+		n, err := rc.Read(buf)
+		read += n
+		if read >= 1<<20 || err != nil {
+			read = 0
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > base && m.HeapAlloc-base > peak {
+				peak = m.HeapAlloc - base
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	return peak
 }
 
 // patternReader is a seekable stream of size deterministic bytes that exist

@@ -105,16 +105,16 @@ type Draft struct {
 	Bank               Bank    `json:"bank"`
 	Contact            Contact `json:"contact"`
 	// Notes are internal to the reseller and never sent upstream.
-	Notes string `json:"notes" validate:"max=20000"`
+	Notes string `json:"notes"`
 }
 
 // Business describes the merchant. Amounts are decimal text ("1234.50"), percentages text
 // ("33.33"), dates "YYYY-MM-DD". Comments give the upstream names for the hand-off mapping.
 type Business struct {
 	// LegalName is upstream legalEntity.name.
-	LegalName string `json:"legal_name" validate:"max=200"`
+	LegalName string `json:"legal_name"`
 	// DBA is upstream business.dba; optional, see DBAOrLegalName.
-	DBA string `json:"dba" validate:"max=200"`
+	DBA string `json:"dba"`
 	// EntityType is upstream legalEntity.type (and business.type).
 	EntityType EntityType `json:"entity_type" validate:"omitempty,oneof=sole_proprietor partnership llc corporation non_profit government"`
 	// TIN is upstream legalEntity.tin: an EIN, or a sole proprietor's SSN. Its rules depend
@@ -125,11 +125,11 @@ type Business struct {
 	// Address is upstream business.address (and legalEntity.address).
 	Address Address `json:"address"`
 	Phone   string  `json:"phone" validate:"omitempty,phone"`
-	Email   string  `json:"email" validate:"omitempty,max=254,email"`
+	Email   string  `json:"email" validate:"omitempty,email"`
 	// Website is upstream business.websiteUrl.
-	Website string `json:"website" validate:"omitempty,max=255,website"`
+	Website string `json:"website" validate:"omitempty,website"`
 	// GoodsAndServices is upstream business.goodsAndServices: what the merchant sells.
-	GoodsAndServices string `json:"goods_and_services" validate:"max=500"`
+	GoodsAndServices string `json:"goods_and_services"`
 	MCC              string `json:"mcc" validate:"omitempty,mcc"`
 	// YearsInBusiness is upstream legalEntity.yearsInBusiness.
 	YearsInBusiness string `json:"years_in_business" validate:"omitempty,not_negative,whole_number"`
@@ -153,9 +153,9 @@ func (b Business) DBAOrLegalName() string {
 
 // Address is a US street address (upstream address {line1, line2, city, state, postalCode}).
 type Address struct {
-	Line1      string `json:"line1" validate:"max=100"`
-	Line2      string `json:"line2" validate:"max=100"`
-	City       string `json:"city" validate:"max=60"`
+	Line1      string `json:"line1"`
+	Line2      string `json:"line2"`
+	City       string `json:"city"`
 	State      string `json:"state" validate:"omitempty,us_state"`
 	PostalCode string `json:"postal_code" validate:"omitempty,us_zip"`
 }
@@ -164,11 +164,11 @@ type Address struct {
 // owner's life in the draft (a UUID assigned by the caller when the owner is added), so that
 // encryption AAD and audit entries survive owners being removed and indexes shifting.
 type Owner struct {
-	ID         string `json:"id" validate:"max=64"`
-	FirstName  string `json:"first_name" validate:"max=100"`
-	MiddleName string `json:"middle_name" validate:"max=100"` // optional
-	LastName   string `json:"last_name" validate:"max=100"`
-	Title      string `json:"title" validate:"max=100"`
+	ID         string `json:"id"`
+	FirstName  string `json:"first_name"`
+	MiddleName string `json:"middle_name"` // optional
+	LastName   string `json:"last_name"`
+	Title      string `json:"title"`
 	// OwnershipPct is upstream percentOwnership.
 	OwnershipPct string `json:"ownership_pct" validate:"omitempty,not_negative,decimal,max_2dp,max_100"`
 	// DateOfBirth is upstream dob.
@@ -176,7 +176,7 @@ type Owner struct {
 	SSN         string  `json:"ssn" validate:"omitempty,ssn_format,ssn_issued"`
 	Address     Address `json:"address"`
 	Phone       string  `json:"phone" validate:"omitempty,phone"`
-	Email       string  `json:"email" validate:"omitempty,max=254,email"`
+	Email       string  `json:"email" validate:"omitempty,email"`
 	// IsControlPerson marks the one person who controls the business and signs; exactly
 	// one owner per application carries it.
 	IsControlPerson bool `json:"is_control_person"`
@@ -204,7 +204,7 @@ type Bank struct {
 	// and then never handle the merchant's account number at all. The bank fields are not
 	// required and nothing of them is sent upstream.
 	FromMerchant  bool        `json:"from_merchant"`
-	HolderName    string      `json:"holder_name" validate:"max=100"`
+	HolderName    string      `json:"holder_name"`
 	RoutingNumber string      `json:"routing_number" validate:"omitempty,routing_number,aba_checksum"`
 	AccountNumber string      `json:"account_number" validate:"omitempty,bank_account"`
 	AccountType   AccountType `json:"account_type" validate:"omitempty,oneof=checking savings"`
@@ -212,8 +212,8 @@ type Bank struct {
 
 // Contact is the merchant's person who receives the hand-off e-mail (upstream contact).
 type Contact struct {
-	Name  string `json:"name" validate:"max=100"`
-	Email string `json:"email" validate:"omitempty,max=254,email"`
+	Name  string `json:"name"`
+	Email string `json:"email" validate:"omitempty,email"`
 	Phone string `json:"phone" validate:"omitempty,phone"`
 }
 

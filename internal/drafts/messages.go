@@ -17,7 +17,7 @@ const (
 	msgIncorporationFut = "Incorporation date cannot be in the future."
 	msgIncorporationOld = "Incorporation date must be in 1800 or later."
 	msgBirthFuture      = "Date of birth cannot be in the future."
-	msgBirthOld         = "Date of birth must be in 1900 or later."
+	msgBirthOld         = "Date of birth must be within the last 120 years."
 	msgUnderage         = "Owners must be at least 18 years old; this date of birth makes them %d."
 	msgOwnershipTotal   = "Ownership adds up to %s%%; the total can be at most 100%%."
 	msgTooManyOwners    = "An application can list at most %d owners."

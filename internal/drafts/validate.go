@@ -60,12 +60,15 @@ var draftValidator = sync.OnceValue(func() *validator.Validate {
 //
 // Empty fields are not errors here (a draft may be partial; BuildChecklist reports what is
 // missing). Whatever is filled in must be well-formed. Leading and trailing spaces are
-// ignored. The rules, beyond the formats in the struct tags (see package validation):
+// ignored. Every value is first held to its line of the table of bounds (bounds.go): valid
+// UTF-8 without control characters, one line unless a textarea, at most so many characters,
+// and numbers within their range. The rules, beyond the formats in the struct tags (see
+// package validation):
 //   - business.tin: an EIN with an issued prefix; a sole proprietor (or a draft whose entity
 //     type is not chosen yet) may give an SSN instead.
 //   - incorporation date: not in the future, not before 1800.
-//   - owners' dates of birth: not in the future, not before 1900, and at least 18 years old
-//     on now (someone born on 29 February turns 18 on 1 March in common years).
+//   - owners' dates of birth: not in the future, at most 120 years ago, and at least 18
+//     years old on now (someone born on 29 February turns 18 on 1 March in common years).
 //   - ownership percentages add up to at most 100%; at most MaxOwners owners.
 //   - more than one control person is an error; none is a checklist item instead, because a
 //     rep fills owners in one at a time.
@@ -78,6 +81,11 @@ var draftValidator = sync.OnceValue(func() *validator.Validate {
 func (d *Draft) Validate(now time.Time) FieldErrors {
 	t := d.trimmed()
 	errs := FieldErrors{}
+	// Text that is not text, or too long, is refused first and blanked in the copy, so the
+	// other rules never run on it (nor a regular expression on a megabyte).
+	for field := range t.checkBounds(errs) {
+		_ = t.Set(field, "") // checkBounds reports only fields of t
+	}
 	err := draftValidator().Struct(&t)
 	var verrs validator.ValidationErrors
 	switch {
@@ -94,6 +102,7 @@ func (d *Draft) Validate(now time.Time) FieldErrors {
 		// Only a malformed struct tag gets here; the package tests would have caught it.
 		panic(fmt.Sprintf("drafts: validating draft: %v", err))
 	}
+	t.checkRanges(errs)
 	t.checkCrossField(today(now), errs)
 	if len(errs) == 0 {
 		return nil

@@ -17,7 +17,7 @@ func (d *Draft) checkCrossField(today time.Time, errs FieldErrors) {
 		switch {
 		case t.After(today):
 			errs.Add("business.incorporation_date", msgIncorporationFut)
-		case t.Year() < 1800:
+		case t.Year() < EarliestIncorporationYear:
 			errs.Add("business.incorporation_date", msgIncorporationOld)
 		}
 	}
@@ -72,9 +72,9 @@ func (d *Draft) checkOwners(today time.Time, errs FieldErrors) {
 			switch age := yearsBetween(dob, today); {
 			case dob.After(today):
 				errs.Add(field, msgBirthFuture)
-			case dob.Year() < 1900:
+			case dob.AddDate(MaxOwnerAge, 0, 0).Before(today):
 				errs.Add(field, msgBirthOld)
-			case age < 18:
+			case age < MinOwnerAge:
 				errs.Add(field, fmt.Sprintf(msgUnderage, age))
 			}
 		}

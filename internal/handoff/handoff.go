@@ -69,7 +69,8 @@ func (h *Mailer) envelope(ctx context.Context, a *models.Application, openToken 
 		ContactName:  snap.Contact.Name,
 		RepName:      rep.Name,
 		RepEmail:     rep.Email,
-		Link:         TrackingURL(h.publicURL, openToken),
+		// The link stands as a placeholder in the stored bodies; the outbox seals it.
+		Link: mail.LinkPlaceholder,
 	}
 	id := a.ID
 	msg := mail.Message{
@@ -78,6 +79,7 @@ func (h *Mailer) envelope(ctx context.Context, a *models.Application, openToken 
 		To:            snap.Contact.Email,
 		ToName:        snap.Contact.Name,
 		ReplyTo:       rep.Email,
+		SecretLink:    TrackingURL(h.publicURL, openToken),
 	}
 	return msg, data, nil
 }

@@ -11,12 +11,17 @@ import (
 )
 
 // SendReminder queues, inside tx, a reminder e-mailing the merchant their link again,
-// by the resend's path: the same recipient, sender and tracked link as a resend. opened
-// says the merchant has started at the processor but not accepted, which the e-mail
-// words differently. The reminders room decides when; the audit entry is its own.
+// by the resend's path: the same recipient and sender as a resend, and like it a fresh
+// tracked link of its own (the earlier ones keep working until they expire), its secret
+// link sealed by the outbox. opened says the merchant has started at the processor but
+// not accepted, which the e-mail words differently. The reminders room decides when;
+// the audit entry is its own.
 func (s *Resender) SendReminder(ctx context.Context, tx pgx.Tx, a *models.Application, opened bool) (*mail.Message, error) {
 	token, err := s.trackedToken(a)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.d.Apps.AddOpenToken(ctx, tx, a.ID, token, s.d.Now().UTC()); err != nil {
 		return nil, err
 	}
 	msg, data, err := s.mailer.envelope(ctx, a, token)

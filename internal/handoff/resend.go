@@ -59,6 +59,9 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	var sent *mail.Message
 	now := s.d.Now().UTC()
 	err = s.d.Apps.InTx(ctx, func(tx pgx.Tx) error {
+		if err := s.d.Apps.AddOpenToken(ctx, tx, a.ID, token, now); err != nil {
+			return err
+		}
 		if sent, err = s.d.Outbox.Enqueue(ctx, tx, msg); err != nil {
 			return err
 		}
@@ -71,13 +74,15 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	return sent, nil
 }
 
-// trackedToken is the open-tracking token to put in an e-mail that carries the
-// merchant's link again: the resend and the reminders (remind.go) both take it here.
+// trackedToken mints the open-tracking token of an e-mail that carries the merchant's
+// link again: the resend and the reminders (remind.go) both take it here. Each e-mail
+// carries a tracked link of its own (stored with applications.Store.AddOpenToken in the
+// e-mail's transaction); the earlier ones keep working until they expire.
 func (s *Resender) trackedToken(a *models.Application) (string, error) {
-	if !a.Locked() || a.OpenToken == nil {
+	if !a.Locked() {
 		return "", errNotLinked
 	}
-	return *a.OpenToken, nil
+	return NewOpenToken()
 }
 
 // latestHandoff is the newest hand-off e-mail of an application, which a fresh copy

@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/testutil/apptest"
 )
@@ -103,7 +105,12 @@ func TestUnknownOrUnusableTokensAre404(t *testing.T) {
 	}
 	notLinked := newToken(t)
 	notLinkedID := linkedApplication(t, env, "", "")
-	if _, err := env.DB.Pool.Exec(context.Background(), `UPDATE applications SET open_token = $2 WHERE id = $1`, notLinkedID, notLinked); err != nil {
+	if err := env.App.Store.AddOpenToken(context.Background(), nil, notLinkedID, notLinked, env.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	expired := newToken(t)
+	expiredID := linkedApplication(t, env, "UP-OLD", newToken(t))
+	if err := env.App.Store.AddOpenToken(context.Background(), nil, expiredID, expired, env.Clock.Now().Add(-applications.OpenTokenLifetime-time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct{ name, token string }{
@@ -112,6 +119,7 @@ func TestUnknownOrUnusableTokensAre404(t *testing.T) {
 		{"bad characters", "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"},
 		{"deleted application", deleted},
 		{"no link yet", notLinked},
+		{"expired", expired},
 	}
 	for _, tt := range tests {
 		res := env.Client(t).Get("/l/" + url.PathEscape(tt.token))
@@ -121,5 +129,34 @@ func TestUnknownOrUnusableTokensAre404(t *testing.T) {
 	}
 	if n := count(t, env, `SELECT count(*) FROM audit_events WHERE action = 'opened'`); n != 0 {
 		t.Errorf("%d opens recorded", n)
+	}
+}
+
+// Tracked links are kept only as hashes, and every e-mail mints its own: a resend's new
+// link works, and so does the earlier one until it expires.
+func TestOpenTokensAreHashedAndEachEmailHasItsOwn(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t, apptest.WithoutWorkers())
+	first := newToken(t)
+	appID := linkedApplication(t, env, "UP-7", first)
+	var stored string
+	if err := env.DB.Pool.QueryRow(context.Background(), `SELECT string_agg(token_hash, ',') FROM handoff_open_tokens WHERE application_id = $1`, appID).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored != applications.HashOpenToken(first) || strings.Contains(stored, first) {
+		t.Fatalf("stored %q for token %q: want its hash only", stored, first)
+	}
+	second := newToken(t)
+	if err := env.App.Store.AddOpenToken(context.Background(), nil, appID, second, env.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range []string{first, second} {
+		if res := env.Client(t).Get("/l/" + tok); res.Status != http.StatusSeeOther {
+			t.Errorf("token %s: %d", tok[:6], res.Status)
+		}
+	}
+	env.Clock.Advance(applications.OpenTokenLifetime + time.Minute)
+	if res := env.Client(t).Get("/l/" + first); res.Status != http.StatusNotFound {
+		t.Errorf("an expired link: %d, want 404", res.Status)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/validation"
 )
 
 // StatusEvent is one status change announced by the upstream.
@@ -173,9 +175,8 @@ func NewWebhookHandler(recorder *UpstreamStatusRecorder, token string, log *slog
 // the answer tells nothing about which applications exist; 401 for a wrong or
 // missing token (nothing is recorded); 400 for a malformed event.
 func (h *WebhookHandler) Receive(c echo.Context) error {
-	var body webhookBody
-	dec := json.NewDecoder(http.MaxBytesReader(c.Response(), c.Request().Body, maxWebhookBody))
-	if err := dec.Decode(&body); err != nil {
+	body, err := decodeWebhook(http.MaxBytesReader(c.Response(), c.Request().Body, maxWebhookBody))
+	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, "The body must be the JSON object {id, status, created, token}.")
 	}
 	if !h.tokenMatches(body.Token) {
@@ -186,20 +187,57 @@ func (h *WebhookHandler) Receive(c echo.Context) error {
 		}
 		return echo.NewHTTPError(http.StatusUnauthorized)
 	}
-	body.ID = strings.TrimSpace(body.ID)
-	if body.ID == "" || len(body.ID) > 200 || body.Created <= 0 {
-		return echo.NewHTTPError(http.StatusBadRequest, "id and created (epoch milliseconds) are required.")
+	ev, err := body.event()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	if !applications.ValidUpstreamStatus(body.Status) {
-		return echo.NewHTTPError(http.StatusBadRequest, "Unknown status.")
-	}
-	ev := StatusEvent{UpstreamApplicationID: body.ID, Status: body.Status, Created: time.UnixMilli(body.Created).UTC()}
 	outcome, err := h.recorder.Record(c.Request().Context(), ev)
 	if err != nil {
 		return err
 	}
 	h.log.Info("upstream status webhook", "upstream_application_id", ev.UpstreamApplicationID, "status", ev.Status, "outcome", outcome.String())
 	return c.NoContent(http.StatusNoContent)
+}
+
+// decodeWebhook reads one webhook body: a single JSON object of the published shape.
+func decodeWebhook(r io.Reader) (webhookBody, error) {
+	var body webhookBody
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&body); err != nil {
+		return webhookBody{}, err
+	}
+	return body, nil
+}
+
+// Bounds of a webhook's fields: the id is the upstream's UUID text (a little room for
+// another shape), created a time Postgres and Go both hold (epoch milliseconds from 2000
+// to the end of 9999).
+const (
+	maxUpstreamIDLength = 200
+	earliestCreated     = 946_684_800_000     // 2000-01-01T00:00:00Z
+	latestCreated       = 253_402_300_799_999 // 9999-12-31T23:59:59.999Z
+)
+
+// errWebhookField refuses a webhook whose fields are out of their bounds; its message is the
+// answer's.
+type errWebhookField string
+
+func (e errWebhookField) Error() string { return string(e) }
+
+// event checks a decoded body's fields and returns the event it announces.
+func (b webhookBody) event() (StatusEvent, error) {
+	id := strings.TrimSpace(b.ID)
+	switch {
+	case id == "" || b.Created == 0:
+		return StatusEvent{}, errWebhookField("id and created (epoch milliseconds) are required.")
+	case len(id) > maxUpstreamIDLength || !validation.IsText(id):
+		return StatusEvent{}, errWebhookField("id must be the upstream's application id: one line of text, at most 200 characters.")
+	case b.Created < earliestCreated || b.Created > latestCreated:
+		return StatusEvent{}, errWebhookField("created must be epoch milliseconds between the years 2000 and 9999.")
+	case !applications.ValidUpstreamStatus(b.Status):
+		return StatusEvent{}, errWebhookField("Unknown status.")
+	}
+	return StatusEvent{UpstreamApplicationID: id, Status: b.Status, Created: time.UnixMilli(b.Created).UTC()}, nil
 }
 
 func (h *WebhookHandler) tokenMatches(token string) bool {

@@ -35,10 +35,15 @@ func linkedApplication(t *testing.T, env *apptest.Env, upstreamID, openToken str
 		l := "https://sandbox.test/apply/" + upstreamID + "?k=v"
 		link = &l
 	}
-	_, err := env.DB.Pool.Exec(context.Background(), `INSERT INTO applications (id, owner_id, status, dba, upstream_application_id, handoff_link, open_token)
-		VALUES ($1, $2, 'linked', 'Dana''s Donuts', $3, $4, $5)`, id, owner.ID, upID, link, token)
+	_, err := env.DB.Pool.Exec(context.Background(), `INSERT INTO applications (id, owner_id, status, dba, upstream_application_id, handoff_link)
+		VALUES ($1, $2, 'linked', 'Dana''s Donuts', $3, $4)`, id, owner.ID, upID, link)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if token != nil {
+		if err := env.App.Store.AddOpenToken(context.Background(), nil, id, *token, env.Clock.Now()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return id
 }

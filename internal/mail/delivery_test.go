@@ -295,6 +295,9 @@ func TestEnqueueRejectsBadMessages(t *testing.T) {
 		{"no subject", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Text: "t"}}},
 		{"no text", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Subject: "s"}}},
 		{"bad reply-to", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, ReplyTo: "nope", Content: mail.Content{Subject: "s", Text: "t"}}},
+		{"CR/LF in the name", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, ToName: "Jane\r\nBcc: all@example.com", Content: mail.Content{Subject: "s", Text: "t"}}},
+		{"LF in the subject", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Subject: "Hello\nBcc: all@example.com", Text: "t"}}},
+		{"NUL in the subject", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Subject: "Hello\x00", Text: "t"}}},
 	}
 	for _, tt := range tests {
 		if _, err := h.outbox.Enqueue(context.Background(), nil, tt.m); err == nil {

@@ -62,12 +62,16 @@ func (h *Handlers) List(c echo.Context) error {
 type showPage struct {
 	Message        *Message
 	SMTPConfigured bool
+	// Link is the message's secret link, revealed (and audited) for a held message only;
+	// the bodies show it in its place, or HiddenLink.
+	Link string
+	// HasLink says the message carries a secret link, revealed or not.
+	HasLink bool
 }
 
-// Show renders one message: its headers, its plain-text part, and its HTML part
-// as escaped source (the page's content security policy allows no frames, and
-// the HTML came from a template, not from the recipient, so its source is what
-// an admin needs to check).
+// Show renders one message: its headers, its plain-text part, its secret link — clickable
+// and with a copy button, for a held message only, and recorded in the audit trail — and
+// its HTML part rendered in a sandboxed frame (see HTML).
 func (h *Handlers) Show(c echo.Context) error {
 	id, err := httpx.UUIDParam(c, "id")
 	if err != nil {
@@ -77,7 +81,41 @@ func (h *Handlers) Show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.views.Page(c, http.StatusOK, "outbox/show", m.Subject, showPage{Message: m, SMTPConfigured: h.smtpConfigured})
+	page := showPage{Message: m, SMTPConfigured: h.smtpConfigured, HasLink: m.HasSecretLink()}
+	if u := view.CurrentUser(c); u != nil {
+		if page.Link, err = h.outbox.RevealLink(c.Request().Context(), u.ID, m); err != nil {
+			return err
+		}
+	}
+	shown := page.Link
+	if shown == "" {
+		shown = HiddenLink
+	}
+	m.Content = m.Content.WithLink(shown)
+	return h.views.Page(c, http.StatusOK, "outbox/show", m.Subject, page)
+}
+
+// htmlPartCSP lets the HTML part render as an e-mail client would show it, and nothing
+// more: no script, no request anywhere, a sandbox without scripts or same origin, framed
+// only by the outbox page.
+const htmlPartCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox allow-popups allow-popups-to-escape-sandbox; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+
+// HTML serves a message's HTML part for the sandboxed frame of its page, with the secret
+// link hidden (the page shows it, audited, when it may).
+func (h *Handlers) HTML(c echo.Context) error {
+	id, err := httpx.UUIDParam(c, "id")
+	if err != nil {
+		return apperr.New(apperr.KindNotFound, "No such message.")
+	}
+	m, err := h.outbox.Get(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	hdr := c.Response().Header()
+	hdr.Set("Content-Security-Policy", htmlPartCSP)
+	hdr.Set("X-Frame-Options", "SAMEORIGIN")
+	hdr.Set("Cache-Control", "private, no-store")
+	return c.HTML(http.StatusOK, m.Content.WithLink(HiddenLink).HTML)
 }
 
 // Resend queues a fresh copy of a message and shows the copy.

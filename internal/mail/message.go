@@ -90,6 +90,11 @@ type Message struct {
 	Status    Status
 	Attempts  int
 	LastError string
+	// SecretLink is the link the bodies stand LinkPlaceholder for, given when the message
+	// is enqueued; it is stored sealed, never as is, and read back empty.
+	SecretLink string
+	// sealedLink is the stored, sealed secret link.
+	sealedLink string
 	// ResentFrom is the message this one copies, when someone sent it again.
 	ResentFrom    *uuid.UUID
 	CreatedBy     *uuid.UUID

@@ -15,7 +15,9 @@ import (
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/jobs"
+	"github.com/payportal/portal/internal/validation"
 )
 
 // Outbox stores messages and schedules their delivery.
@@ -23,6 +25,8 @@ type Outbox struct {
 	pool  *pgxpool.Pool
 	queue *jobs.Queue
 	now   func() time.Time
+	// ring seals messages' secret links (secret_link.go).
+	ring *fieldcrypt.KeyRing
 }
 
 // Deps is what the outbox needs.
@@ -33,17 +37,20 @@ type Deps struct {
 	Sender Sender
 	// SMTP is the configuration, used to keep credentials out of stored errors.
 	SMTP config.SMTPConfig
-	Now  func() time.Time
-	Log  *slog.Logger
+	// KeyRing seals messages' secret links; messages without one need none.
+	KeyRing *fieldcrypt.KeyRing
+	Now     func() time.Time
+	Log     *slog.Logger
 }
 
 // NewOutbox returns the outbox and registers its delivery worker on d.Queue,
 // so it must be built while the portal is wired, before the queue starts.
 func NewOutbox(d Deps) *Outbox {
+	o := &Outbox{pool: d.Pool, queue: d.Queue, now: d.Now, ring: d.KeyRing}
 	jobs.Register(d.Queue, &deliveryWorker{
-		pool: d.Pool, sender: d.Sender, smtp: d.SMTP, now: d.Now, retryDelay: d.Queue.RetryDelay, log: d.Log,
+		pool: d.Pool, sender: d.Sender, smtp: d.SMTP, now: d.Now, retryDelay: d.Queue.RetryDelay, log: d.Log, outbox: o,
 	})
-	return &Outbox{pool: d.Pool, queue: d.Queue, now: d.Now}
+	return o
 }
 
 // Enqueue stores m as pending and schedules its delivery. With tx, both happen
@@ -55,6 +62,9 @@ func (o *Outbox) Enqueue(ctx context.Context, tx pgx.Tx, m Message) (*Message, e
 		return nil, err
 	}
 	m.ID = uuid.New()
+	if err := o.sealLink(&m); err != nil {
+		return nil, err
+	}
 	m.Status = StatusPending
 	m.Attempts, m.LastError, m.SentAt, m.NextAttemptAt = 0, "", nil, nil
 	m.CreatedAt = o.now().UTC()
@@ -84,10 +94,14 @@ func (o *Outbox) Resend(ctx context.Context, tx pgx.Tx, id uuid.UUID, actor *uui
 	if err != nil {
 		return nil, err
 	}
+	link, err := o.openLink(orig)
+	if err != nil {
+		return nil, err
+	}
 	cp := Message{
 		ApplicationID: orig.ApplicationID, Kind: orig.Kind,
 		To: orig.To, ToName: orig.ToName, ReplyTo: orig.ReplyTo,
-		Content: orig.Content, ResentFrom: &orig.ID, CreatedBy: actor,
+		Content: orig.Content, SecretLink: link, ResentFrom: &orig.ID, CreatedBy: actor,
 	}
 	return o.Enqueue(ctx, tx, cp)
 }
@@ -179,6 +193,11 @@ func validate(m *Message) error {
 			return apperr.New(apperr.KindInvalid, "The reply-to e-mail address is not valid.")
 		}
 		m.ReplyTo = r.Address
+	}
+	// A line break in a header value would end the header and start another (header
+	// injection): names and subjects are refused unless they are one line of text.
+	if !validation.IsText(m.ToName) || !validation.IsText(m.Subject) {
+		return apperr.New(apperr.KindInvalid, "An e-mail's recipient name and subject must be one line of text, without line breaks or control characters.")
 	}
 	m.ToName = oneLine(m.ToName)
 	m.Subject = oneLine(m.Subject)

@@ -22,12 +22,14 @@ type querier interface {
 }
 
 const messageColumns = `id, application_id, kind, to_address, to_name, reply_to, subject, text_body, html_body,
-	status, attempts, coalesce(last_error, ''), resent_from, created_by, created_at, sent_at, next_attempt_at`
+	status, attempts, coalesce(last_error, ''), resent_from, created_by, created_at, sent_at, next_attempt_at,
+	coalesce(secret_link, '')`
 
 func scanMessage(row pgx.Row) (*Message, error) {
 	var m Message
 	err := row.Scan(&m.ID, &m.ApplicationID, &m.Kind, &m.To, &m.ToName, &m.ReplyTo, &m.Subject, &m.Text, &m.HTML,
-		&m.Status, &m.Attempts, &m.LastError, &m.ResentFrom, &m.CreatedBy, &m.CreatedAt, &m.SentAt, &m.NextAttemptAt)
+		&m.Status, &m.Attempts, &m.LastError, &m.ResentFrom, &m.CreatedBy, &m.CreatedAt, &m.SentAt, &m.NextAttemptAt,
+		&m.sealedLink)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, models.ErrNotFound
 	}
@@ -39,9 +41,9 @@ func scanMessage(row pgx.Row) (*Message, error) {
 
 func insertMessage(ctx context.Context, q querier, m *Message) error {
 	_, err := q.Exec(ctx, `INSERT INTO mail_outbox
-		(id, application_id, kind, to_address, to_name, reply_to, subject, text_body, html_body, status, resent_from, created_by, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-		m.ID, m.ApplicationID, m.Kind, m.To, m.ToName, m.ReplyTo, m.Subject, m.Text, m.HTML, m.Status, m.ResentFrom, m.CreatedBy, m.CreatedAt)
+		(id, application_id, kind, to_address, to_name, reply_to, subject, text_body, html_body, status, resent_from, created_by, created_at, secret_link)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, nullif($14, ''))`,
+		m.ID, m.ApplicationID, m.Kind, m.To, m.ToName, m.ReplyTo, m.Subject, m.Text, m.HTML, m.Status, m.ResentFrom, m.CreatedBy, m.CreatedAt, m.sealedLink)
 	if err != nil {
 		return fmt.Errorf("store outbox message: %w", err)
 	}

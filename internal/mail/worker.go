@@ -46,6 +46,8 @@ type deliveryWorker struct {
 	// attempt is due.
 	retryDelay func(attempt int) time.Duration
 	log        *slog.Logger
+	// outbox opens a message's sealed link for delivery.
+	outbox *Outbox
 }
 
 // Timeout implements river.Worker.
@@ -67,6 +69,14 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) 
 	if w.sender == nil {
 		w.log.Info("e-mail held in the outbox: no SMTP server configured", "message_id", id, "kind", m.Kind)
 		return markHeld(ctx, w.pool, id)
+	}
+	// The link is opened for the delivery alone; the stored message keeps the placeholder.
+	link, err := w.outbox.openLink(m)
+	if err != nil {
+		return err
+	}
+	if link != "" {
+		m.Content = m.Content.WithLink(link)
 	}
 	sendErr := w.sender.Send(ctx, m)
 	// The outcome is recorded even when the job's context has just ended

@@ -9,6 +9,7 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/validation"
 )
 
 // Limits of the free-text fields, generous for their purpose but short enough
@@ -85,16 +86,33 @@ func (in Input) normalized() Input {
 // Validate checks a normalized input and returns the problems by field.
 func (in Input) Validate() apperr.FieldErrors {
 	errs := apperr.FieldErrors{}
+	// Text that is not text (a NUL byte, invalid UTF-8, a line break in a one-line field)
+	// is refused first, with the field's own words.
+	for _, f := range []struct {
+		field, label, value string
+		multiline           bool
+	}{
+		{FieldName, "The name", in.Name, false},
+		{FieldDescription, "The description", in.Description, true},
+		{FieldUpstreamCode, "The pricing code", in.UpstreamCode, false},
+		{FieldFeeSummary, "The fee summary", in.FeeSummary, false},
+	} {
+		if p := validation.CheckText(f.value, f.multiline); p != validation.TextOK {
+			errs[f.field] = validation.TextMessage(f.label, p)
+		}
+	}
 	switch {
+	case errs[FieldName] != "":
 	case in.Name == "":
 		errs[FieldName] = "Enter a name that reps will recognise."
 	case utf8.RuneCountInString(in.Name) > maxNameLength:
 		errs[FieldName] = "Keep the name to 100 characters or fewer."
 	}
-	if utf8.RuneCountInString(in.Description) > maxDescriptionLength {
+	if errs[FieldDescription] == "" && utf8.RuneCountInString(in.Description) > maxDescriptionLength {
 		errs[FieldDescription] = "Keep the description to 2,000 characters or fewer."
 	}
 	switch {
+	case errs[FieldUpstreamCode] != "":
 	case in.UpstreamCode == "":
 		errs[FieldUpstreamCode] = "Enter the pricing code the upstream issued for this model."
 	case !codePattern.MatchString(in.UpstreamCode):
@@ -104,6 +122,7 @@ func (in Input) Validate() apperr.FieldErrors {
 		errs[FieldDevicePurchased] = "Choose whether the merchant buys a payment device."
 	}
 	switch {
+	case errs[FieldFeeSummary] != "":
 	case in.FeeSummary == "":
 		errs[FieldFeeSummary] = "Enter a short fee summary for reps, for example \"2.9% + $0.30 per transaction\"."
 	case utf8.RuneCountInString(in.FeeSummary) > maxFeeSummaryLength:

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/testutil/apptest"
@@ -46,15 +45,11 @@ func linked(t *testing.T, env *apptest.Env, owner *models.User, dba string) uuid
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, err := handoff.NewOpenToken()
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := env.Clock.Now()
 	_, err = env.DB.Pool.Exec(context.Background(), `INSERT INTO applications (id, owner_id, status, dba, legal_name, submitted_snapshot,
-			upstream_application_id, handoff_link, open_token, linked_at, submitted_at, created_at, updated_at)
-		VALUES ($1, $2, 'linked', $3, $3, $4, $5, 'https://sandbox.test/apply/x', $6, $7, $7, $7, $7)`,
-		id, owner.ID, dba, string(snap), "UP-"+id.String()[:8], token, now)
+			upstream_application_id, handoff_link, linked_at, submitted_at, created_at, updated_at)
+		VALUES ($1, $2, 'linked', $3, $3, $4, $5, 'https://sandbox.test/apply/x', $6, $6, $6, $6)`,
+		id, owner.ID, dba, string(snap), "UP-"+id.String()[:8], now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +97,7 @@ func run(t *testing.T, env *apptest.Env) reminders.Report {
 }
 
 type sentMail struct {
+	ID                      uuid.UUID
 	Kind, To, Subject, Text string
 	ApplicationID           *uuid.UUID
 }
@@ -109,7 +105,7 @@ type sentMail struct {
 // outbox lists the messages of a kind, oldest first.
 func outbox(t *testing.T, env *apptest.Env, kind string) []sentMail {
 	t.Helper()
-	rows, err := env.DB.Pool.Query(context.Background(), `SELECT kind, to_address, subject, text_body, application_id FROM mail_outbox
+	rows, err := env.DB.Pool.Query(context.Background(), `SELECT id, kind, to_address, subject, text_body, application_id FROM mail_outbox
 		WHERE kind = $1 ORDER BY created_at, id`, kind)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +114,7 @@ func outbox(t *testing.T, env *apptest.Env, kind string) []sentMail {
 	var out []sentMail
 	for rows.Next() {
 		var m sentMail
-		if err := rows.Scan(&m.Kind, &m.To, &m.Subject, &m.Text, &m.ApplicationID); err != nil {
+		if err := rows.Scan(&m.ID, &m.Kind, &m.To, &m.Subject, &m.Text, &m.ApplicationID); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, m)

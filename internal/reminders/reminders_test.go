@@ -2,11 +2,14 @@ package reminders_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/reminders"
 )
 
@@ -18,11 +21,8 @@ func TestMerchantRemindersFollowTheProcessorsState(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	owner := rep(t, env, "rep")
+	admin, _ := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
 	id := linked(t, env, owner, "Dana Donuts")
-	var token string
-	if err := env.DB.Pool.QueryRow(context.Background(), `SELECT open_token FROM applications WHERE id = $1`, id).Scan(&token); err != nil {
-		t.Fatal(err)
-	}
 
 	env.Clock.Advance(3*day - time.Minute)
 	run(t, env)
@@ -38,9 +38,24 @@ func TestMerchantRemindersFollowTheProcessorsState(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("%d reminders in the outbox, want 1", len(msgs))
 	}
-	if m := msgs[0]; m.To != "dana@danadonuts.example" || !strings.Contains(m.Text, env.URL+"/l/"+token) ||
+	if m := msgs[0]; m.To != "dana@danadonuts.example" || !strings.Contains(m.Text, mail.LinkPlaceholder) ||
 		!strings.Contains(m.Subject, "Dana Donuts") || m.ApplicationID == nil || *m.ApplicationID != id {
-		t.Errorf("reminder %+v lacks the merchant's address, the tracked link or the name", m)
+		t.Errorf("reminder %+v lacks the merchant's address, the tracked link's place or the name", m)
+	}
+	// The reminder carries a tracked link of its own, sealed in the outbox, which leads
+	// to the merchant's application at the processor and records the open. (No SMTP
+	// server: delivery holds the message, and an admin may read its link.)
+	exec(t, env, `UPDATE mail_outbox SET status = 'held' WHERE id = $1`, msgs[0].ID)
+	stored, err := env.App.Outbox.Get(context.Background(), msgs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := env.App.Outbox.RevealLink(context.Background(), admin.ID, stored)
+	if err != nil || !strings.HasPrefix(link, env.URL+"/l/") {
+		t.Fatalf("the reminder's link %q (%v)", link, err)
+	}
+	if res := env.Client(t).Get(strings.TrimPrefix(link, env.URL)); res.Status != http.StatusSeeOther || res.Location != "https://sandbox.test/apply/x" {
+		t.Errorf("following the reminder's link: %d %s", res.Status, res.Location)
 	}
 	if n := count(t, env, `SELECT count(*) FROM audit_events WHERE subject_id = $1 AND action = 'reminder_sent' AND details->>'reminder' = 'not_opened'`, id); n != 1 {
 		t.Errorf("%d audit entries, want 1", n)

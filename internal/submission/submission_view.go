@@ -12,7 +12,6 @@ import (
 
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/documents"
-	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -134,8 +133,9 @@ type View struct {
 	Progress Progress
 	// Sent is the submitted data, masked; nil before the first
 	Sent *upstream.ApplicationData
-	// TrackingURL is the merchant's link through the portal (it records opens).
-	TrackingURL string
+	// HandoffLink is the processor's link to the merchant's application, for the rep to
+	// copy (the e-mails carry tracked links of their own).
+	HandoffLink string
 	// Emails are the hand-off e-mails, newest first.
 	Emails []mail.Message
 }
@@ -152,6 +152,18 @@ type Views struct {
 	docs      *documents.Store
 	outbox    *mail.Outbox
 	publicURL *url.URL
+	links     LinkOpener
+}
+
+// LinkOpener opens an application's sealed hand-off link (*applications.Store).
+type LinkOpener interface {
+	OpenHandoffLink(a *models.Application) (string, error)
+}
+
+// WithLinks lets the views show the processor's link of a handed-off application.
+func (s *Views) WithLinks(links LinkOpener) *Views {
+	s.links = links
+	return s
 }
 
 // NewViews returns the submission views; publicURL is the portal's
@@ -185,8 +197,11 @@ func (s *Views) View(ctx context.Context, a *models.Application) (*View, error) 
 		return nil, err
 	}
 	if a.Locked() {
-		if a.OpenToken != nil && s.publicURL != nil {
-			v.TrackingURL = handoff.TrackingURL(s.publicURL, *a.OpenToken)
+		// Tracked links are kept only as hashes; the rep's copy is the processor's link.
+		if s.links != nil {
+			if v.HandoffLink, err = s.links.OpenHandoffLink(a); err != nil {
+				return nil, err
+			}
 		}
 		msgs, err := s.outbox.ForApplication(ctx, a.ID)
 		if err != nil {

@@ -265,3 +265,13 @@ func trackingLink(t testing.TB, body, portalURL string) string {
 	}
 	return link
 }
+
+// openLink is the application's hand-off link in the clear (it is stored sealed).
+func (s *submitEnv) openLink(t testing.TB, a *models.Application) string {
+	t.Helper()
+	link, err := s.env.App.Store.OpenHandoffLink(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return link
+}

@@ -2,6 +2,7 @@ package submission_test
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -55,8 +56,8 @@ func TestSubmitPushesUpstreamAndHandsOffToTheMerchant(t *testing.T) {
 	if data.Business.DBA != "Blue Fern" || data.LegalEntity.TIN != "123456789" || data.Banking.DepositRouting != "011401533" {
 		t.Errorf("the sandbox holds %s", up.Data)
 	}
-	if !up.Linked || up.Link != deref(a.HandoffLink) {
-		t.Errorf("link: sandbox %q (linked %v), ours %q", up.Link, up.Linked, deref(a.HandoffLink))
+	if !up.Linked || up.Link != s.openLink(t, a) {
+		t.Errorf("link: sandbox %q (linked %v), ours %q", up.Link, up.Linked, s.openLink(t, a))
 	}
 	if len(up.Files) != 2 {
 		t.Errorf("the sandbox holds %d files, want 2", len(up.Files))
@@ -85,7 +86,7 @@ func TestSubmitPushesUpstreamAndHandsOffToTheMerchant(t *testing.T) {
 		t.Errorf("e-mail to %v", msg.To)
 	}
 	for _, part := range []string{msg.Text, msg.HTML} {
-		if strings.Contains(part, deref(a.HandoffLink)) {
+		if strings.Contains(part, s.openLink(t, a)) {
 			t.Error("the e-mail carries the upstream link instead of the tracking link")
 		}
 		for _, want := range []string{"Test Payments", s.repName, "Blue Fern"} {
@@ -95,13 +96,14 @@ func TestSubmitPushesUpstreamAndHandsOffToTheMerchant(t *testing.T) {
 		}
 	}
 	link := trackingLink(t, msg.Text, s.env.URL)
-	if link != s.env.URL+"/l/"+deref(a.OpenToken) {
-		t.Errorf("tracking link %s, token %s", link, deref(a.OpenToken))
+	handoffLink, err := s.env.App.Store.OpenHandoffLink(a)
+	if err != nil || !strings.HasPrefix(handoffLink, s.env.Sandbox.URL) || strings.Contains(deref(a.HandoffLink), handoffLink) {
+		t.Fatalf("hand-off link %q (%v), stored as %q: want it sealed", handoffLink, err, deref(a.HandoffLink))
 	}
 
-	// The page: read-only snapshot, masked, with the link to copy.
+	// The page: read-only snapshot, masked, with the processor's link to copy.
 	page := s.repC.Get("/applications/" + a.ID.String())
-	for _, want := range []string{`id="submitted"`, `data-copy-target="handoff-link"`, link, "•••• 6789", "Not opened yet", "Blue Fern"} {
+	for _, want := range []string{`id="submitted"`, `data-copy-target="handoff-link"`, html.EscapeString(handoffLink), "•••• 6789", "Not opened yet", "Blue Fern"} {
 		if !strings.Contains(page.Body, want) {
 			t.Errorf("the page does not show %q", want)
 		}
@@ -118,8 +120,8 @@ func TestSubmitPushesUpstreamAndHandsOffToTheMerchant(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != deref(a.HandoffLink) {
-		t.Fatalf("open: %d to %q, want 303 to %q", resp.StatusCode, resp.Header.Get("Location"), deref(a.HandoffLink))
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != handoffLink {
+		t.Fatalf("open: %d to %q, want 303 to %q", resp.StatusCode, resp.Header.Get("Location"), handoffLink)
 	}
 	merchant, err := http.Get(link)
 	if err != nil {
@@ -177,15 +179,16 @@ func TestPermanentErrorReturnsToTheRepAndResubmitContinues(t *testing.T) {
 	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{smtp: true})
 	d := readyDraft("Long Story Books")
-	// The portal accepts 500 characters; the processor refuses more than 255.
-	d.Business.GoodsAndServices = strings.Repeat("Books, maps and stories. ", 12)
+	// The portal accepts an international phone number; the processor refuses anything
+	// but a US one. (Every bound is the same on both sides, see bounds_mirror_test.go.)
+	d.Business.Phone = "+44 20 7946 0958"
 	a := s.newApplication(t, s.rep, d, 1)
 
 	if res := submit(t, s.repC, a.ID); res.Status != http.StatusSeeOther {
 		t.Fatalf("submit: %d\n%s", res.Status, res.Body)
 	}
 	a = s.waitForStatus(t, a.ID, pushDeadline, models.StatusNeedsAttention)
-	want := "The processor rejected the application: business.goodsAndServices:"
+	want := "The processor rejected the application: business.phone:"
 	if !strings.HasPrefix(deref(a.LastError), want) {
 		t.Fatalf("last error %q, want it to start with %q", deref(a.LastError), want)
 	}
@@ -193,10 +196,10 @@ func TestPermanentErrorReturnsToTheRepAndResubmitContinues(t *testing.T) {
 		t.Errorf("after the refusal: %+v", a)
 	}
 	page := s.repC.Get("/applications/" + a.ID.String())
-	if !strings.Contains(page.Body, "business.goodsAndServices") || !strings.Contains(page.Body, "The submission stopped") {
+	if !strings.Contains(page.Body, "business.phone") || !strings.Contains(page.Body, "The submission stopped") {
 		t.Error("the page does not show the processor's message")
 	}
-	if !strings.Contains(s.repC.Get("/applications/"+a.ID.String()+"/progress").Body, "business.goodsAndServices") {
+	if !strings.Contains(s.repC.Get("/applications/"+a.ID.String()+"/progress").Body, "business.phone") {
 		t.Error("the progress does not show the processor's message")
 	}
 	if acts := s.actions(t, a.ID); countOf(acts, "submission_failed") != 1 {
@@ -205,7 +208,7 @@ func TestPermanentErrorReturnsToTheRepAndResubmitContinues(t *testing.T) {
 
 	// The rep corrects the field (needs attention is editable) and submits again.
 	_, version := s.repC.ShowApplication(a.ID)
-	values := url.Values{"business.goods_and_services": {"Books and maps"}, "version": {version}}
+	values := url.Values{"business.phone": {"(212) 555-0100"}, "version": {version}}
 	if res := s.repC.PostForm("/applications/"+a.ID.String()+"/sections/business", values); res.Status != http.StatusSeeOther {
 		t.Fatalf("save after the refusal: %d\n%s", res.Status, res.Body)
 	}
@@ -217,7 +220,7 @@ func TestPermanentErrorReturnsToTheRepAndResubmitContinues(t *testing.T) {
 		t.Errorf("the sandbox started %d applications, want 1: the resubmission continues the same one", n)
 	}
 	up, _ := s.sb.Application(deref(a.UpstreamApplicationID))
-	if !strings.Contains(string(up.Data), `"goodsAndServices":"Books and maps"`) {
+	if !strings.Contains(string(up.Data), `"phone":"2125550100"`) {
 		t.Errorf("the corrected data did not arrive: %s", up.Data)
 	}
 	if a.SubmissionCount != 2 || a.LastError != nil {
@@ -241,8 +244,20 @@ func TestRepResendsTheHandoffEmail(t *testing.T) {
 		t.Fatalf("resend: %d\n%s", res.Status, res.Body)
 	}
 	second := s.smtp.WaitFor(t, pushDeadline)
-	if trackingLink(t, second.Text, s.env.URL) != trackingLink(t, first.Text, s.env.URL) || second.To[0] != first.To[0] {
-		t.Errorf("the second e-mail differs: %v %s", second.To, second.Text)
+	// The resend carries a tracked link of its own; the first one still works.
+	firstLink, secondLink := trackingLink(t, first.Text, s.env.URL), trackingLink(t, second.Text, s.env.URL)
+	if secondLink == firstLink || second.To[0] != first.To[0] {
+		t.Errorf("the second e-mail: to %v, link %s (the first had %s)", second.To, secondLink, firstLink)
+	}
+	for _, link := range []string{firstLink, secondLink} {
+		resp, err := noRedirect.Get(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Errorf("%s: %d, want 303", link, resp.StatusCode)
+		}
 	}
 	var resentFrom []string
 	if err := s.env.DB.Gorm.Table("mail_outbox").Where("application_id = ? AND resent_from IS NOT NULL", a.ID).
@@ -329,7 +344,7 @@ func TestResubmitAfterTheLinkAlreadyExistsUpstream(t *testing.T) {
 	t.Parallel()
 	s := newSubmitEnv(t, submitOptions{})
 	d := readyDraft("Long Story Books")
-	d.Business.GoodsAndServices = strings.Repeat("Books, maps and stories. ", 12)
+	d.Business.Phone = "+44 20 7946 0958" // refused by the processor, see above
 	a := s.newApplication(t, s.rep, d, 1)
 	submit(t, s.repC, a.ID)
 	a = s.waitForStatus(t, a.ID, pushDeadline, models.StatusNeedsAttention)
@@ -338,11 +353,11 @@ func TestResubmitAfterTheLinkAlreadyExistsUpstream(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, version := s.repC.ShowApplication(a.ID)
-	s.repC.PostForm("/applications/"+a.ID.String()+"/sections/business", url.Values{"business.goods_and_services": {"Books"}, "version": {version}})
+	s.repC.PostForm("/applications/"+a.ID.String()+"/sections/business", url.Values{"business.phone": {"(212) 555-0100"}, "version": {version}})
 	submit(t, s.repC, a.ID)
 	a = s.waitForStatus(t, a.ID, pushDeadline, models.StatusLinked)
-	if deref(a.HandoffLink) != link || s.sb.StartedCount() != 1 {
-		t.Errorf("link %q (upstream %q), started %d", deref(a.HandoffLink), link, s.sb.StartedCount())
+	if s.openLink(t, a) != link || s.sb.StartedCount() != 1 {
+		t.Errorf("link %q (upstream %q), started %d", s.openLink(t, a), link, s.sb.StartedCount())
 	}
 	if !strings.Contains(deref(a.LastError), "corrections were not sent") {
 		t.Errorf("note %q", deref(a.LastError))

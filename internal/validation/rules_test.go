@@ -199,3 +199,35 @@ func TestDigits(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckText(t *testing.T) {
+	tests := []struct {
+		in        string
+		multiline bool
+		want      TextProblem
+	}{
+		{"Blue Fern Café", false, TextOK},
+		{"", false, TextOK},
+		{"a\x00b", false, TextControl},
+		{"a\x00b", true, TextControl},
+		{"a\x1bb", true, TextControl},
+		{"a\x7fb", false, TextControl},
+		{"a\u0085b", false, TextControl},
+		{"\xff\xfe", false, TextNotUTF8},
+		{"ok\xc3", false, TextNotUTF8},
+		{"a\nb", false, TextLineBreak},
+		{"a\r\nb", false, TextLineBreak},
+		{"a\tb", false, TextLineBreak},
+		{"a\u2028b", false, TextLineBreak},
+		{"a\r\nb\tc", true, TextOK},
+		{"\uFFFD is typed", false, TextOK},
+	}
+	for _, tt := range tests {
+		if got := CheckText(tt.in, tt.multiline); got != tt.want {
+			t.Errorf("CheckText(%q, %v) = %v, want %v", tt.in, tt.multiline, got, tt.want)
+		}
+	}
+	if !TooLong("ééé", 2) || TooLong("ééé", 3) || TooLong("abc", 3) {
+		t.Error("TooLong counts characters, not bytes")
+	}
+}

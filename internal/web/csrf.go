@@ -55,6 +55,7 @@ func csrfProtect(sm *scs.SessionManager, maxMultipart int64) echo.MiddlewareFunc
 						if errors.As(err, &tooLarge) {
 							return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The upload is larger than the limit.")
 						}
+						return echo.NewHTTPError(http.StatusBadRequest, "The upload is not a complete multipart form; nothing was saved. Try again.")
 					}
 				}
 				sent = req.FormValue(CSRFFormField)

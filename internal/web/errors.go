@@ -4,7 +4,9 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
@@ -27,6 +29,11 @@ func errorHandler(views *view.Renderer, log *slog.Logger) echo.HTTPErrorHandler 
 			return
 		}
 		status, message := classify(err)
+		if status == http.StatusBadRequest && refusedByDatabase(err) {
+			// Validation should have refused this input before the database did: note it.
+			log.Warn("input refused by the database", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+				"method", c.Request().Method, "route", c.Path(), "err", err)
+		}
 		if status >= 500 {
 			log.Error("request failed", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
 				"method", c.Request().Method, "route", c.Path(), "err", err)
@@ -75,6 +82,11 @@ func classify(err error) (int, string) {
 		return http.StatusTooManyRequests, apperr.MessageOf(err)
 	case apperr.KindUnavailable:
 		return http.StatusServiceUnavailable, apperr.MessageOf(err)
+	case apperr.KindMalformed:
+		return http.StatusBadRequest, apperr.MessageOf(err)
+	}
+	if refusedByDatabase(err) {
+		return http.StatusBadRequest, msgNotStorable
 	}
 	return http.StatusInternalServerError, ""
 }
@@ -88,4 +100,19 @@ func fallback(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// msgNotStorable answers input that slipped past validation and that the database refused.
+const msgNotStorable = "Some of what was sent cannot be stored: a value is too long, out of range, or holds characters that are not text. Check what you typed and try again."
+
+// refusedByDatabase reports a database error caused by the values sent rather than by the
+// database: a data exception (class 22: invalid text, a NUL byte, a number or date out of
+// range, a value too long) or an index row too large (54000). Every form validates before
+// this can happen; this is the net under it, so that bad input is never a 500.
+func refusedByDatabase(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	return strings.HasPrefix(pgErr.Code, "22") || pgErr.Code == "54000"
 }

@@ -91,7 +91,9 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.GET("/applications/:id/documents/list", d.Documents.List)
 	signedIn.POST("/applications/:id/documents", d.Documents.Upload)
 	signedIn.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	signedIn.HEAD("/applications/:id/documents/:doc/preview", d.Documents.Preview)
 	signedIn.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
+	signedIn.HEAD("/applications/:id/documents/:doc/download", d.Documents.Download)
 	signedIn.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
 	signedIn.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
 
@@ -114,6 +116,7 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/pricing/:id/delete", d.Pricing.Delete)
 	admin.GET("/outbox", d.Outbox.List)
 	admin.GET("/outbox/:id", d.Outbox.Show)
+	admin.GET("/outbox/:id/html", d.Outbox.HTML)
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 	admin.GET("/reminders", d.Reminders.ShowSettings)
 	admin.POST("/reminders", d.Reminders.SaveSettings)

@@ -89,6 +89,7 @@ func sessionStack(d Deps) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{
 		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
 		d.AuthService.LoadUser(d.Sessions),
+		formBody,
 		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20),
 	}
 }

@@ -171,7 +171,7 @@ func parseValue(f fieldSpec, raw string, now time.Time) (any, string) {
 			v = r.FloatString(2)
 		}
 	}
-	if msg := leafType(v, f.Kind); msg != "" {
+	if msg := leafType(v, f.Kind, f.Path); msg != "" {
 		return nil, sentence(msg)
 	}
 	if r := ruleFor(f.Path); r != nil {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"time"
 
+	"filippo.io/age"
 	"github.com/google/uuid"
 )
 
@@ -117,7 +118,19 @@ func (s *Server) writeObject(appID, fileID string, body io.Reader, size int64) (
 	}
 	defer os.Remove(tmp.Name()) // no-op after the rename
 	h, m := sha256.New(), md5.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h, m), io.LimitReader(body, size))
+	var dst io.Writer = tmp
+	var enc io.WriteCloser
+	if id := s.opts.ObjectIdentity; id != nil {
+		if enc, err = age.Encrypt(tmp, id.Recipient()); err != nil {
+			_ = tmp.Close()
+			return "", "", err
+		}
+		dst = enc
+	}
+	n, err := io.Copy(io.MultiWriter(dst, h, m), io.LimitReader(body, size))
+	if enc != nil && err == nil {
+		err = enc.Close()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -131,6 +144,30 @@ func (s *Server) writeObject(appID, fileID string, body io.Reader, size int64) (
 		return "", "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// ReadObject returns the content of an uploaded object, decrypted when the object store
+// is encrypted (Options.ObjectIdentity). Close it when done.
+func (s *Server) ReadObject(appID, fileID string) (io.ReadCloser, error) {
+	if uuid.Validate(appID) != nil || uuid.Validate(fileID) != nil {
+		return nil, errors.New("object names are UUIDs")
+	}
+	f, err := os.Open(filepath.Join(s.objectDir, appID, fileID))
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.ObjectIdentity == nil {
+		return f, nil
+	}
+	plain, err := age.Decrypt(f, s.opts.ObjectIdentity)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("decrypting object %s/%s: %w", appID, fileID, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{plain, f}, nil
 }
 
 // s3Error is S3's XML error body.

@@ -2,7 +2,9 @@ package accounts
 
 import (
 	"context"
+
 	"errors"
+	"filippo.io/age"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -86,6 +88,12 @@ type Options struct {
 	// file per upload). Empty uses a fresh temporary folder that Close
 	// removes. The portal sets it to $PORTAL_SANDBOX_DATA_DIR/objects.
 	ObjectDir string
+	// ObjectIdentity, when set, keeps every uploaded object encrypted at rest in age's
+	// format (chunked authenticated encryption, streaming) to this identity's recipient, as
+	// a processor keeps merchants' documents. The portal sets it for the sandbox it embeds
+	// (`make run`), from a key sealed with its own key ring; `portal sandbox` alone keeps
+	// plaintext objects unless given one. ReadObject decrypts.
+	ObjectIdentity *age.X25519Identity
 	// ImportStateFile names the JSON state file of earlier sandboxes
 	// ($PORTAL_SANDBOX_DATA_DIR/state.json): when it exists its applications
 	// and tokens are imported into the store once and the file is renamed

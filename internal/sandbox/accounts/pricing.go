@@ -82,8 +82,8 @@ func (s *Server) IssuePricingCode(code, description, source string) (PricingCode
 	if msg := checkPricingCode(code); msg != "" {
 		return PricingCode{}, false, fmt.Errorf("%w: code %s", ErrPricingCode, msg)
 	}
-	if len(description) > maxStringLength {
-		return PricingCode{}, false, fmt.Errorf("%w: description must be at most %d characters", ErrPricingCode, maxStringLength)
+	if len(description) > defaultMaxLength {
+		return PricingCode{}, false, fmt.Errorf("%w: description must be at most %d characters", ErrPricingCode, defaultMaxLength)
 	}
 	var out PricingCode
 	created := false

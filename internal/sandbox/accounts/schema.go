@@ -114,9 +114,6 @@ func joinPath(prefix, name string) string {
 	return prefix + "." + name
 }
 
-// maxStringLength bounds every text field, as a real API would.
-const maxStringLength = 255
-
 // shapeChecker checks decoded JSON against a schema type and applies the
 // format rules of validate.go to every leaf.
 type shapeChecker struct {
@@ -161,7 +158,7 @@ func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
 		}
 		return nil
 	default:
-		if msg := leafType(v, t.Kind()); msg != "" {
+		if msg := leafType(v, t.Kind(), path); msg != "" {
 			return fieldError(path, msg)
 		}
 		if s, ok := v.(string); ok && s == "" {
@@ -176,16 +173,17 @@ func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
 	}
 }
 
-// leafType checks the JSON type of a leaf value.
-func leafType(v any, kind reflect.Kind) string {
+// leafType checks the JSON type of a leaf value at path, and a text value against its
+// bounds (bounds.go).
+func leafType(v any, kind reflect.Kind, path string) string {
 	switch kind {
 	case reflect.String:
 		s, ok := v.(string)
 		if !ok {
 			return "must be a string"
 		}
-		if len(s) > maxStringLength {
-			return fmt.Sprintf("must be at most %d characters", maxStringLength)
+		if msg := textProblem(path, s); msg != "" {
+			return msg
 		}
 	case reflect.Int:
 		n, ok := v.(json.Number)

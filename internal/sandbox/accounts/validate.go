@@ -35,16 +35,29 @@ var fieldRules = map[string]rule{
 	"depositRouting":     routingRule,
 	"accountType":        patternRule(`^(Checking|Savings)$`, "must be Checking or Savings"),
 	"dob":                dobRule,
-	"incorporationDate":  pastDateRule,
+	"incorporationDate":  incorporationRule,
 	"yearsInBusiness":    rangeRule(0, 200, "must be between 0 and 200"),
 	"percentOwnership":   rangeRule(0, 100, "must be between 0 and 100"),
 }
 
 var amountRule = patternRule(`^\d{1,12}(\.\d{1,2})?$`, "must be an amount in dollars, such as 12500.00")
 
-// ruleFor returns the format rule for a field path, or nil.
+// ruleFor returns the format rule for a field path, followed by its bound (bounds.go), or
+// nil.
 func ruleFor(path string) rule {
-	return fieldRules[path[strings.LastIndex(path, ".")+1:]]
+	format := fieldRules[path[strings.LastIndex(path, ".")+1:]]
+	if format == nil {
+		return nil
+	}
+	return func(v any, now time.Time) string {
+		if msg := format(v, now); msg != "" {
+			return msg
+		}
+		if s, ok := v.(string); ok {
+			return amountBound(path, s)
+		}
+		return ""
+	}
 }
 
 func textRule(ok func(string) bool, msg string) rule {
@@ -84,33 +97,43 @@ func routingRule(v any, _ time.Time) string {
 	return ""
 }
 
-// dobRule accepts a date of birth of a person aged 18 to 120.
+// dobRule accepts a date of birth of a person aged 18 to 120, by calendar days.
 func dobRule(v any, now time.Time) string {
 	s, _ := v.(string)
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		return "must be a date written YYYY-MM-DD"
 	}
-	if d.AddDate(18, 0, 0).After(now) {
+	today := calendarDay(now)
+	if d.AddDate(18, 0, 0).After(today) {
 		return "must be the date of birth of a person aged 18 or over"
 	}
-	if d.AddDate(120, 0, 0).Before(now) {
+	if d.AddDate(120, 0, 0).Before(today) {
 		return "must be a date of birth within the last 120 years"
 	}
 	return ""
 }
 
-// pastDateRule accepts a date that is not in the future.
-func pastDateRule(v any, now time.Time) string {
+// incorporationRule accepts a date that is not in the future nor before 1800.
+func incorporationRule(v any, now time.Time) string {
 	s, _ := v.(string)
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		return "must be a date written YYYY-MM-DD"
 	}
-	if d.After(now) {
+	if d.After(calendarDay(now)) {
 		return "must not be in the future"
 	}
+	if s < earliestIncorporation {
+		return "must be in 1800 or later"
+	}
 	return ""
+}
+
+// calendarDay is the date of now, as midnight UTC like a parsed date, so dates compare by day.
+func calendarDay(now time.Time) time.Time {
+	y, m, d := now.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
 func validEmail(s string) bool {

@@ -65,6 +65,15 @@ func TestFieldRules(t *testing.T) {
 		{"business.websiteUrl", "ftp://x.example", false},
 		{"business.monthlyVolume", "12500.00", true},
 		{"business.monthlyVolume", "12,500", false},
+		{"business.monthlyVolume", "999999999.99", true},
+		{"business.monthlyVolume", "1000000000.00", false},
+		{"business.highTicket", "9999999.99", true},
+		{"business.highTicket", "10000000", false},
+		{"legalEntity.incorporationDate", "1800-01-01", true},
+		{"legalEntity.incorporationDate", "1799-12-31", false},
+		{"legalEntity.yearsInBusiness", json.Number("200"), true},
+		{"owners[0].dob", "1906-03-02", true},
+		{"owners[0].dob", "1906-03-01", false},
 	}
 	for _, tt := range tests {
 		r := ruleFor(tt.path)
@@ -128,6 +137,33 @@ func TestCatalogRequiredFields(t *testing.T) {
 	for _, not := range []string{"legalEntity.address.city", "owners[].address.city", "contact.email", "business.address.line2"} {
 		if strings.Contains(got, not+" ") || strings.HasSuffix(got, not) {
 			t.Errorf("%s should not be required", not)
+		}
+	}
+}
+
+// Text is held to the bounds the portal uses (bounds.go): valid UTF-8, no control
+// characters, and each field's own length.
+func TestTextBounds(t *testing.T) {
+	tests := []struct {
+		path, v string
+		ok      bool
+	}{
+		{"legalEntity.name", strings.Repeat("é", 200), true},
+		{"legalEntity.name", strings.Repeat("é", 201), false},
+		{"business.goodsAndServices", strings.Repeat("x", 500), true},
+		{"business.goodsAndServices", strings.Repeat("x", 501), false},
+		{"owners[3].firstName", strings.Repeat("x", 100), true},
+		{"owners[3].firstName", strings.Repeat("x", 101), false},
+		{"owners[].address.city", strings.Repeat("x", 61), false},
+		{"owners[0].salutation", strings.Repeat("x", 255), true},
+		{"contact.name", "Jane\x00Doe", false},
+		{"contact.name", "Jane\r\nDoe", false},
+		{"contact.name", "Jane \xff Doe", false},
+		{"contact.name", "Zoë O'Brien", true},
+	}
+	for _, tt := range tests {
+		if msg := leafType(tt.v, reflect.String, tt.path); (msg == "") != tt.ok {
+			t.Errorf("%s = %.20q: message %q, want ok=%v", tt.path, tt.v, msg, tt.ok)
 		}
 	}
 }

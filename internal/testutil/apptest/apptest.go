@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -47,6 +48,24 @@ type settings struct {
 	jobRetryDelay func(attempt int) time.Duration
 	jobPoll       time.Duration
 	sandbox       *sandboxSettings
+	// log receives every log line of the portal and its sandbox; nil discards them.
+	log *slog.Logger
+}
+
+// WithLogOutput writes every log line of the portal and of the sandbox, at debug level and
+// as JSON, to w (safe for concurrent writes), for tests that read what was logged.
+func WithLogOutput(w io.Writer) Option {
+	return func(s *settings) {
+		s.log = slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+}
+
+// logger is the log of the portal under test.
+func (s *settings) logger() *slog.Logger {
+	if s.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.log
 }
 
 // WithEnv sets a PORTAL_* variable for the portal under test.
@@ -106,7 +125,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if s.jobPoll <= 0 {
 		s.jobPoll = 50 * time.Millisecond
 	}
-	a, err := app.Build(context.Background(), cfg, db, slog.New(slog.DiscardHandler), app.Options{
+	a, err := app.Build(context.Background(), cfg, db, s.logger(), app.Options{
 		Now: clock.Now, Throttle: s.throttle,
 		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,

@@ -2,7 +2,6 @@ package apptest
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -49,7 +48,7 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 		// Failed webhook deliveries (the portal stopping first) are not retried
 		// for long.
 		WebhookRetryDelays: []time.Duration{50 * time.Millisecond, 200 * time.Millisecond},
-		Logger:             slog.New(slog.DiscardHandler),
+		Logger:             s.logger(),
 	}
 	if s.sandbox.configure != nil {
 		s.sandbox.configure(&opts)
@@ -69,7 +68,7 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 	s.vars["PORTAL_UPSTREAM_TOKEN"] = token
 	s.vars["PORTAL_UPSTREAM_WEBHOOK_TOKEN"] = webhookToken
 	client, err := upstream.New(upstream.Config{
-		BaseURL: baseURL, Token: token, Timeout: 10 * time.Second,
+		BaseURL: baseURL, Token: token, Timeout: 10 * time.Second, Logger: s.logger(),
 		RetryBaseDelay: 5 * time.Millisecond, RetryMaxDelay: 50 * time.Millisecond, MaxRetryAfter: 20 * time.Millisecond,
 	})
 	if err != nil {
