@@ -16,7 +16,7 @@ import (
 func TestBackfillIndexesExistingApplications(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	owner, _ := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	owner, _ := env.CreateUser(t, "importing.rep@example.com", models.RoleSalesRep)
 	insert := func(tin string, index *string, deleted bool) uuid.UUID {
 		t.Helper()
 		id := uuid.New()

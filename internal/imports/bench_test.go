@@ -36,7 +36,7 @@ func BenchmarkImport(b *testing.B) {
 func benchmarkImport(b *testing.B, rows int) {
 	env := apptest.New(b, apptest.WithoutWorkers())
 	ctx := context.Background()
-	owner, _ := env.CreateUser(b, "rep@example.com", models.RoleSalesRep)
+	owner, _ := env.CreateUser(b, "importing.rep@example.com", models.RoleSalesRep)
 	load := loadAverage()
 	var times, uploads []time.Duration
 	var heapPeak, heldPeak, rssPeak uint64

@@ -23,7 +23,7 @@ import (
 func TestBrowserImportThroughThePages(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
-	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	rep, pw := env.CreateUser(t, "importing.rep@example.com", models.RoleSalesRep)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "merchants.csv")
 	if err := os.WriteFile(good, generate(30, 10).CSV, 0o600); err != nil {

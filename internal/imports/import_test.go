@@ -32,7 +32,7 @@ func waitDone(t *testing.T, env *apptest.Env, path string) {
 func TestImportOfFiveThousandRowsWithTenPercentBad(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
-	owner, c := rep(t, env, "rep@example.com")
+	owner, c := rep(t, env, "importing.rep@example.com")
 	file := generate(5000, 10)
 	if len(file.Bad) != 500 || len(file.Good) != 4500 {
 		t.Fatalf("generated %d bad and %d good rows", len(file.Bad), len(file.Good))

@@ -29,7 +29,7 @@ func csvOf(rows ...[]string) []byte {
 func TestColumnMappingForFilesThatDoNotMatch(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	_, c := rep(t, env, "rep@example.com")
+	_, c := rep(t, env, "importing.rep@example.com")
 	file := csvOf(
 		[]string{"Company", "Legal Name", "Tax ID", "Owner SSN", "Notes to self"},
 		[]string{"Blue Fern", "Blue Fern Coffee LLC", "12-3456789", "123-45-6789", "call Monday"},
@@ -86,7 +86,7 @@ func TestColumnMappingForFilesThatDoNotMatch(t *testing.T) {
 func TestUnreadableFilesAreRefused(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	_, c := rep(t, env, "rep@example.com")
+	_, c := rep(t, env, "importing.rep@example.com")
 	tooMany := generate(5001, 0)
 	tests := []struct {
 		name, want string
@@ -117,7 +117,7 @@ func TestUnreadableFilesAreRefused(t *testing.T) {
 func TestRowsAreSealedAndExpireAfterAnHour(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	_, c := rep(t, env, "rep@example.com")
+	_, c := rep(t, env, "importing.rep@example.com")
 	file := generate(3, 0)
 	_, path := upload(t, c, "", "f.csv", file.CSV)
 	var dump string
@@ -200,7 +200,7 @@ func TestOwnersAndWhoseDuplicatesOneSees(t *testing.T) {
 func TestUpdatingDuplicates(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
-	owner, c := rep(t, env, "rep@example.com")
+	owner, c := rep(t, env, "importing.rep@example.com")
 	file := generate(3, 0)
 	_, path := upload(t, c, "", "f.csv", file.CSV)
 	c.PostForm(path+"/import", url.Values{"on_duplicate": {"skip"}})
@@ -248,7 +248,7 @@ func TestUpdatingDuplicates(t *testing.T) {
 func TestTwoImportsOfOneFileAtOnce(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	_, c := rep(t, env, "rep@example.com")
+	_, c := rep(t, env, "importing.rep@example.com")
 	file := generate(300, 0)
 	_, first := upload(t, c, "", "f.csv", file.CSV)
 	_, second := upload(t, c, "", "f.csv", file.CSV)
@@ -281,7 +281,7 @@ func TestTwoImportsOfOneFileAtOnce(t *testing.T) {
 func TestUploadWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	_, c := rep(t, env, "rep@example.com")
+	_, c := rep(t, env, "importing.rep@example.com")
 	post := func(file []byte) apptest.Response {
 		c.Get("/imports")
 		var body bytes.Buffer
@@ -303,7 +303,7 @@ func TestUploadWithoutJavaScript(t *testing.T) {
 func TestTemplateAndFormulaCells(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
-	_, c := rep(t, env, "rep@example.com")
+	_, c := rep(t, env, "importing.rep@example.com")
 	tpl := c.Get("/imports/template.csv")
 	head := readCSV(t, tpl.Body)
 	if tpl.Status != http.StatusOK || len(head) != 1 || head[0][0] != "business.legal_name" || !strings.Contains(tpl.Header.Get("Content-Disposition"), "attachment") {
