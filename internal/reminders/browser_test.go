@@ -19,7 +19,7 @@ func TestBrowserReminderPages(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	admin, adminPW := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
-	owner, ownerPW := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	owner, ownerPW := env.CreateUser(t, "reminded.rep@example.com", models.RoleSalesRep)
 	id := linked(t, env, owner, "Browser Bagels")
 	env.Clock.Advance(3 * day)
 	run(t, env)

@@ -171,7 +171,7 @@ func TestAdminsConfigureReminders(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	_, admin := env.SignedIn(t, "admin@example.com", models.RoleAdmin)
-	owner, repClient := env.SignedIn(t, "rep@example.com", models.RoleSalesRep)
+	owner, repClient := env.SignedIn(t, "reminded.rep@example.com", models.RoleSalesRep)
 	if res := repClient.Get("/admin/reminders"); res.Status != http.StatusForbidden && res.Status != http.StatusNotFound {
 		t.Fatalf("a rep reads the settings: %d", res.Status)
 	}
