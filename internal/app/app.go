@@ -26,6 +26,7 @@ import (
 	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
@@ -83,7 +84,9 @@ type App struct {
 	Reminders *reminders.Service
 	// Imports imports drafts from CSV files.
 	Imports *imports.Service
-	Handler *echo.Echo
+	// Merchants are the boarded merchants, their credentials and people.
+	Merchants *merchants.Service
+	Handler   *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -135,9 +138,16 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	docStore := documents.NewStore(db)
 	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
+	// Who must sign in in two steps follows from merchant permissions.
+	merchantStore := merchants.NewStore(db.Pool)
 	authService := auth.NewService(db.Gorm, auth.Options{
 		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
+		MFAPolicy: merchantStore.MFAPolicy,
 	})
+	clients, err := newProcessorClients(cfg, log, now)
+	if err != nil {
+		return nil, err
+	}
 
 	// Background jobs: every worker is registered here, before the caller
 	// starts the queue.
@@ -156,15 +166,20 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
 		return nil, err
 	}
+	merchantService := wireMerchants(merchantParts{
+		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
+		Pricing: pricingService, Clients: clients, Now: now, Log: log,
+	})
 	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL).WithLinks(appStore)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
-		Submissions: submissionViews, Now: now, Log: log,
+		Submissions: submissionViews, Merchants: merchantStore, Now: now, Log: log,
 	})
 	// The hand-off: the merchant's e-mail, its tracking link and the upstream's
 	// status webhooks.
 	mailer := handoff.NewMailer(appStore, cfg.PublicURL, cfg.ResellerName)
-	statuses := handoff.NewUpstreamStatusRecorder(appStore, now)
+	// Boarding makes a merchant: the merchants room follows every status.
+	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
 	submissions := wireSubmissions(submissionParts{
@@ -208,8 +223,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Reminders:    reminders.NewHandlers(reminderService, views),
 		Imports:      imports.NewHandlers(importService, views),
 		Insights:     insights.NewHandlers(insights.NewService(appStore, now), views),
+		Merchants:    merchants.NewHandlers(merchantService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

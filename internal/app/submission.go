@@ -49,7 +49,7 @@ func wireSubmissions(p submissionParts) *submission.Submissions {
 	}
 	jobs.Register(p.Queue, submission.NewPushWorker(submission.PushDeps{
 		Apps: p.Apps, Docs: p.Docs, Statuses: p.Statuses, Sealer: p.Sealer, Upstream: up, Documents: docs,
-		Outbox: p.Outbox, Handoff: p.Handoff, Now: p.Now, Log: log,
+		Outbox: p.Outbox, Handoff: p.Handoff, PricingModels: p.Pricing, Now: p.Now, Log: log,
 	}))
 	jobs.Register(p.Queue, submission.NewReconcileWorker(p.Apps, p.Queue, log))
 	p.Queue.AddPeriodic(submission.ReconcilePeriodicJob(submission.DefaultReconcileInterval))

@@ -18,6 +18,7 @@ import (
 	"github.com/payportal/portal/internal/sandbox"
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/sandbox/kit"
+	"github.com/payportal/portal/internal/sandbox/payments"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -144,6 +145,9 @@ func StartEmbeddedSandbox(cfg *config.Config, log *slog.Logger) (*RunningSandbox
 		sc.AdminToken = randomToken()
 		cfg.Sandbox.AdminToken = sc.AdminToken
 	}
+	// The portal issues the codes of its pricing models to the sandbox as
+	// they are saved, and at start (pricing.IssueCurrentCodes), so the
+	// sandbox refuses, as a real processor would, a code never issued.
 	opts := SandboxOptions(sc, log)
 	// The embedded sandbox keeps its uploaded objects encrypted at rest, as the portal
 	// keeps its documents.
@@ -154,10 +158,6 @@ func StartEmbeddedSandbox(cfg *config.Config, log *slog.Logger) (*RunningSandbox
 	if opts.Accounts.ObjectIdentity, err = sandboxObjectIdentity(sc.DataDir, ring); err != nil {
 		return nil, err
 	}
-	// Until the portal issues the codes of its pricing models as they are
-	// saved (POST /_sandbox/admin/api/accounts/pricing-codes), the embedded
-	// sandbox takes any code and records it as issued on first use.
-	opts.Accounts.AnyPricingCode = true
 	rs, err := StartSandboxServer(sc.ListenAddr, opts)
 	if err != nil {
 		return nil, err
@@ -165,6 +165,15 @@ func StartEmbeddedSandbox(cfg *config.Config, log *slog.Logger) (*RunningSandbox
 	cfg.Upstream.BaseURL = rs.BaseURL
 	cfg.Upstream.Token = token
 	cfg.Upstream.APIKey, cfg.Upstream.APISecret = "", ""
+	// Areas B and C and the admin API (credentials at boarding) are the
+	// sandbox's too, unless set otherwise.
+	if cfg.Processor.PaymentsBaseURL == "" {
+		cfg.Processor.PaymentsBaseURL = rs.URL + payments.DefaultBasePath
+	}
+	if cfg.Processor.TerminalsBaseURL == "" {
+		cfg.Processor.TerminalsBaseURL = rs.URL
+	}
+	cfg.Processor.SandboxAdminURL = rs.URL
 	return rs, nil
 }
 

@@ -13,12 +13,14 @@ import (
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/config"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
+	"github.com/payportal/portal/internal/upstream/sandboxadmin"
 )
 
 // TestEmbeddedSandbox starts the sandbox of `make run` and talks to it as
-// the portal does: the configuration points at its base path, the fresh
-// token works, any pricing code is taken until the portal issues them, and
-// the admin surface is guarded by the generated token.
+// the portal does: the configuration points at its base path (and at its
+// areas B and C and admin API), the fresh token works, a pricing code never
+// issued is refused as a real processor would, one the portal issues is
+// taken, and the admin surface is guarded by the generated token.
 func TestEmbeddedSandbox(t *testing.T) {
 	vars := map[string]string{
 		"PORTAL_DATABASE_URL":        "postgres://unused/db",
@@ -42,6 +44,21 @@ func TestEmbeddedSandbox(t *testing.T) {
 	client, err := app.NewUpstreamClient(cfg.Upstream, slog.New(slog.DiscardHandler), time.Now)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cfg.Processor.PaymentsBaseURL != rs.URL+"/virtualterminal/v1" || cfg.Processor.TerminalsBaseURL != rs.URL ||
+		cfg.Processor.SandboxAdminURL != rs.URL || !cfg.SandboxAdmin() {
+		t.Fatalf("processor config = %+v", cfg.Processor)
+	}
+	_, err = client.StartApplication(context.Background(), upstream.StartRequest{ExternalApplicationID: uuid.NewString(), PricingCode: "ANY-CODE"})
+	if !upstream.IsPricingCodeRefused(err) {
+		t.Fatalf("a code never issued: %v, want the pricing code refused", err)
+	}
+	admin, err := sandboxadmin.New(sandboxadmin.Config{BaseURL: cfg.Processor.SandboxAdminURL, Token: cfg.Sandbox.AdminToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.IssuePricingCode(context.Background(), "ANY-CODE", "Any model"); err != nil {
+		t.Fatalf("issue a code: %v", err)
 	}
 	id, err := client.StartApplication(context.Background(), upstream.StartRequest{ExternalApplicationID: uuid.NewString(), PricingCode: "ANY-CODE"})
 	if err != nil || id == "" {

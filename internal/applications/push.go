@@ -35,7 +35,7 @@ func (s *Store) Submit(ctx context.Context, q database.Querier, a *models.Applic
 		SET status = 'submitting', submission_count = submission_count + 1,
 		    submitted_pricing_code = $3, submitted_snapshot = $4, submitted_at = $5, submitted_by = $6,
 		    data_sent_at = NULL, documents_sent_at = NULL, push_attempts = 0,
-		    push_started_at = NULL, push_finished_at = NULL, last_error = NULL, updated_at = $5
+		    push_started_at = NULL, push_finished_at = NULL, last_error = NULL, last_error_kind = NULL, updated_at = $5
 		WHERE id = $1 AND version = $2 AND deleted_at IS NULL
 		  AND status IN ('draft', 'needs_attention') AND handoff_link IS NULL
 		RETURNING submission_count`, a.ID, a.Version, sub.PricingCode, string(sub.Snapshot), sub.At, sub.By).Scan(&n)
@@ -88,11 +88,18 @@ func (s *Store) NoteRetry(ctx context.Context, q database.Querier, a *models.App
 	return s.update(ctx, q, "record push retry", `UPDATE applications SET last_error = $3 WHERE `+pushGuard, a.ID, a.SubmissionCount, message)
 }
 
-// NeedsAttention hands the application back to the rep with message.
-func (s *Store) NeedsAttention(ctx context.Context, q database.Querier, a *models.Application, message string, now time.Time) error {
+// The kinds of stop that need more than words (applications.last_error_kind).
+const (
+	// ErrorKindPricingCode: the upstream refused the pricing model's code.
+	ErrorKindPricingCode = "pricing_code"
+)
+
+// NeedsAttention hands the application back to the rep with message; kind is
+// one of the ErrorKind constants, or "".
+func (s *Store) NeedsAttention(ctx context.Context, q database.Querier, a *models.Application, message, kind string, now time.Time) error {
 	return s.update(ctx, q, "hand application back to the rep", `UPDATE applications
-		SET status = 'needs_attention', last_error = $3, push_finished_at = $4, updated_at = $4
-		WHERE `+pushGuard, a.ID, a.SubmissionCount, message, now)
+		SET status = 'needs_attention', last_error = $3, last_error_kind = NULLIF($5, ''), push_finished_at = $4, updated_at = $4
+		WHERE `+pushGuard, a.ID, a.SubmissionCount, message, now, kind)
 }
 
 // Link is what the last step of a push stores.
@@ -111,7 +118,7 @@ func (s *Store) Linked(ctx context.Context, q database.Querier, a *models.Applic
 		return err
 	}
 	err = s.update(ctx, q, "record hand-off link", `UPDATE applications
-		SET status = 'linked', handoff_link = $3, linked_at = $4, last_error = $5,
+		SET status = 'linked', handoff_link = $3, linked_at = $4, last_error = $5, last_error_kind = NULL,
 		    push_finished_at = $4, updated_at = $4
 		WHERE `+pushGuard, a.ID, a.SubmissionCount, sealed, l.At, l.Note)
 	if err != nil || l.OpenToken == "" {

@@ -49,7 +49,7 @@ func (s *Store) on(q database.Querier) database.Querier {
 const columns = `id, owner_id, status, legal_name, dba, contact_name, contact_email, draft, pricing_model_id,
 	version, submitted_pricing_code, submitted_snapshot, submitted_at, submitted_by, upstream_application_id,
 	upstream_started_at, data_sent_at, documents_sent_at, submission_count, push_attempts, push_started_at,
-	push_finished_at, handoff_link, linked_at, upstream_status, upstream_status_at, last_error, opened_at,
+	push_finished_at, handoff_link, linked_at, upstream_status, upstream_status_at, last_error, last_error_kind, opened_at,
 	open_token, tin_index, created_at, updated_at, deleted_at, deleted_by`
 
 // one reads the application a query returns, or models.ErrNotFound.

@@ -40,9 +40,11 @@ func (s *Store) User(ctx context.Context, q database.Querier, id uuid.UUID) (*mo
 	return &u, nil
 }
 
-// Users lists every user by name, for the admins' owner filter and reassignment.
+// Users lists every admin and sales rep by name, for the admins' owner filter
+// and reassignment (merchant users never own applications).
 func (s *Store) Users(ctx context.Context, q database.Querier) ([]models.User, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT `+userColumns+` FROM users ORDER BY lower(COALESCE(NULLIF(name, ''), email))`)
+	rows, err := s.on(q).Query(ctx, `SELECT `+userColumns+` FROM users WHERE role IN ('admin', 'sales_rep')
+		ORDER BY lower(COALESCE(NULLIF(name, ''), email))`)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}

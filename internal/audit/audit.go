@@ -53,6 +53,32 @@ const (
 	ActionImported = "imported"
 	// ActionMessageLinkViewed: an admin saw the secret link of a held outbox message.
 	ActionMessageLinkViewed = "message_link_viewed"
+	// Merchants, recorded by the merchants room on the merchant's trail.
+	// ActionMerchantBoarded: the upstream boarded the application; the merchant exists.
+	ActionMerchantBoarded = "merchant_boarded"
+	// ActionCredentialsSet: a credential was entered or replaced (Area, Source).
+	ActionCredentialsSet = "credentials_set"
+	// ActionCredentialsTested: "test connection" was run (Area, OK).
+	ActionCredentialsTested = "credentials_tested"
+	// ActionCredentialsFetchFailed: the sandbox did not hand the credentials over.
+	ActionCredentialsFetchFailed = "credentials_fetch_failed"
+	// ActionLocationAdded, ActionLocationChanged, ActionLocationRemoved: terminal locations.
+	ActionLocationAdded   = "location_added"
+	ActionLocationChanged = "location_changed"
+	ActionLocationRemoved = "location_removed"
+	// ActionMemberInvited: a person of the merchant was invited or given access.
+	ActionMemberInvited = "member_invited"
+	// ActionPermissionsChanged: a member's permissions changed.
+	ActionPermissionsChanged = "permissions_changed"
+	// ActionMemberRemoved: a member lost access to the merchant.
+	ActionMemberRemoved = "member_removed"
+	// ActionMerchantSuspended, ActionMerchantResumed: payments and terminals stopped, or allowed again.
+	ActionMerchantSuspended = "merchant_suspended"
+	ActionMerchantResumed   = "merchant_resumed"
+	// ActionMerchantAlert: the upstream declined or withdrew a boarded merchant (Status).
+	ActionMerchantAlert = "merchant_alert"
+	// ActionMerchantAlertResolved: an admin decided about the alert (Message).
+	ActionMerchantAlertResolved = "merchant_alert_resolved"
 )
 
 // Details is the JSON the workspace's entries keep in audit_events.details. It never
@@ -76,6 +102,17 @@ type Details struct {
 	// Batch is the import a change came from, Row the row of its file.
 	Batch string `json:"batch,omitempty"`
 	Row   int    `json:"row,omitempty"`
+
+	// Merchants: the member concerned (id and display name), their
+	// permissions in words, the credential's area ("payments", "terminals"),
+	// where it came from ("admin", "sandbox"), a location, a test's outcome.
+	MemberID    string   `json:"member_id,omitempty"`
+	MemberName  string   `json:"member_name,omitempty"`
+	Permissions []string `json:"permissions,omitempty"`
+	Area        string   `json:"area,omitempty"`
+	Source      string   `json:"source,omitempty"`
+	Location    string   `json:"location,omitempty"`
+	OK          *bool    `json:"ok,omitempty"`
 }
 
 // ActorOf is the actor of an entry made by u, or nil for none.

@@ -123,6 +123,9 @@ func describeEvent(r row, d Details) string {
 		if text, ok := describeSubmissionEvent(r.Action, d); ok {
 			return text
 		}
+		if text, ok := describeMerchantEvent(r.Action, d); ok {
+			return text
+		}
 	}
 	return r.Action
 }

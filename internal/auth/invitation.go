@@ -9,6 +9,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
@@ -44,8 +45,33 @@ func hashToken(token string) string {
 // link, and returns the link's token. Nobody, the admin included, ever knows a
 // password for the account before the invited user sets one.
 func (s *Service) Invite(ctx context.Context, actor *models.User, in NewUser) (*models.User, string, time.Time, error) {
+	return s.invite(ctx, actor, in, false)
+}
+
+// InviteMerchantUser creates a merchant user (role merchant) who chooses
+// their own password through a one-time link, and returns the link's token.
+// The merchants room gives them their memberships and sends the link.
+func (s *Service) InviteMerchantUser(ctx context.Context, actor *models.User, email, name string) (*models.User, string, time.Time, error) {
+	return s.invite(ctx, actor, NewUser{Email: email, Name: name, Role: models.RoleMerchant}, true)
+}
+
+// ReInvite issues a fresh one-time link for a user who never used theirs
+// (it expired, or was lost), and returns its token.
+func (s *Service) ReInvite(ctx context.Context, actor, u *models.User) (string, time.Time, error) {
+	return s.newInvitation(ctx, actor, u)
+}
+
+// InvitationAccepted reports whether the user ever chose a password through
+// an invitation link.
+func (s *Service) InvitationAccepted(ctx context.Context, userID uuid.UUID) (bool, error) {
+	var n int64
+	err := s.users.db.WithContext(ctx).Model(&invitation{}).Where("user_id = ? AND used_at IS NOT NULL", userID.String()).Count(&n).Error
+	return n > 0, err
+}
+
+func (s *Service) invite(ctx context.Context, actor *models.User, in NewUser, merchant bool) (*models.User, string, time.Time, error) {
 	in.Password = ""
-	u, _, err := s.CreateUser(ctx, in)
+	u, _, err := s.createUser(ctx, in, merchant)
 	if err != nil {
 		return nil, "", time.Time{}, err
 	}

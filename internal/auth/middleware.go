@@ -95,6 +95,32 @@ func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// RequireStaff lets only the reseller's own people (admins and sales reps)
+// through. A merchant user gets 404: the onboarding routes do not exist for
+// them, and the answer tells nothing of what they name.
+func RequireStaff(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !view.CurrentUser(c).IsStaff() {
+			return echo.NewHTTPError(http.StatusNotFound)
+		}
+		return next(c)
+	}
+}
+
+// HomeFor sends users who are not staff from the staff's home page (the
+// dashboard of applications) to home instead: merchant users land on their
+// merchant.
+func HomeFor(home string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if u := view.CurrentUser(c); u != nil && !u.IsStaff() {
+				return c.Redirect(http.StatusSeeOther, home)
+			}
+			return next(c)
+		}
+	}
+}
+
 // RequireRole lets only users holding role through; others get 403.
 func RequireRole(role models.Role) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {

@@ -233,10 +233,21 @@ type NewUser struct {
 	Password string // empty: a password is generated and must be changed at first sign-in
 }
 
-// CreateUser validates and stores a new user, returning the password to hand
-// over when one was generated.
+// CreateUser validates and stores a new user of the reseller's staff (an
+// admin or a sales rep), returning the password to hand over when one was
+// generated. Merchant users are invited from their merchant's page
+// (InviteMerchantUser).
 func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, string, error) {
+	return s.createUser(ctx, in, false)
+}
+
+func (s *Service) createUser(ctx context.Context, in NewUser, merchant bool) (*models.User, string, error) {
 	errs := in.validate()
+	delete(errs, "role")
+	switch {
+	case merchant && in.Role != models.RoleMerchant, !merchant && !in.Role.Staff():
+		errs["role"] = "Choose a role: Admin or Sales rep. (Merchant users are invited from their merchant's page.)"
+	}
 	generated := ""
 	mustChange := false
 	if in.Password == "" {
@@ -263,6 +274,12 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, str
 		return nil, "", err
 	}
 	return u, generated, nil
+}
+
+// EndSessions signs a user out everywhere, so that their next sign-in
+// applies what changed (a permission that now requires two-step sign-in).
+func (s *Service) EndSessions(ctx context.Context, id uuid.UUID) error {
+	return s.users.EndSessions(ctx, id, s.now())
 }
 
 // SetActive activates or deactivates a user. An admin cannot deactivate

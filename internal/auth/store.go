@@ -55,8 +55,23 @@ func (s *Store) List(ctx context.Context) ([]models.User, error) {
 // ListActive returns active sales reps and admins that can own applications.
 func (s *Store) ListActive(ctx context.Context) ([]models.User, error) {
 	var users []models.User
-	err := s.db.WithContext(ctx).Where("active").Order("lower(email)").Find(&users).Error
+	err := s.db.WithContext(ctx).Where("active AND role IN ?", []models.Role{models.RoleAdmin, models.RoleSalesRep}).Order("lower(email)").Find(&users).Error
 	return users, err
+}
+
+// ActiveAdmins lists the active admins, by e-mail.
+func (s *Store) ActiveAdmins(ctx context.Context) ([]models.User, error) {
+	var users []models.User
+	err := s.db.WithContext(ctx).Where("active AND role = ?", models.RoleAdmin).Order("lower(email)").Find(&users).Error
+	return users, err
+}
+
+// EndSessions signs the user out everywhere: every session of theirs stops
+// working at its next request.
+func (s *Store) EndSessions(ctx context.Context, id uuid.UUID, now time.Time) error {
+	return rowsOrNotFound(s.db.WithContext(ctx).Model(&models.User{}).Where("id = ?", id).Updates(map[string]any{
+		"session_version": gorm.Expr("session_version + 1"), "updated_at": now,
+	}))
 }
 
 // CountAdmins counts active admins.

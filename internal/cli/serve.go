@@ -54,6 +54,11 @@ func (e env) serve(ctx context.Context) error {
 			log.Info("example pricing models added", "count", n)
 		}
 	}
+	// In sandbox mode the sandbox is told every current pricing model's code,
+	// as the operator issues them at enrollment (a no-op otherwise).
+	if err := a.Pricing.IssueCurrentCodes(ctx); err != nil {
+		return err
+	}
 
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.ListenAddr)
 	if err != nil {

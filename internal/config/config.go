@@ -45,11 +45,12 @@ type Config struct {
 	// all, so that a fresh portal is usable at once (make run sets it).
 	SeedExamples bool
 
-	Upstream UpstreamConfig
-	Sandbox  SandboxConfig
-	Storage  StorageConfig
-	SMTP     SMTPConfig
-	Workers  WorkerConfig
+	Upstream  UpstreamConfig
+	Processor ProcessorConfig
+	Sandbox   SandboxConfig
+	Storage   StorageConfig
+	SMTP      SMTPConfig
+	Workers   WorkerConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -204,6 +205,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		}
 	}
 	c.Sandbox = readSandbox(r)
+	c.Processor = readProcessor(r, c)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),

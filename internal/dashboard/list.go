@@ -33,7 +33,11 @@ const countCap = 1000
 type ListQuery struct {
 	// Search matches the DBA, legal name, contact name and contact e-mail, anywhere in them.
 	Search string
-	Status models.ApplicationStatus
+	// Status narrows the list to one of the portal's own statuses; Outcome
+	// to one outcome of the state table (states.Outcomes), as the list
+	// shows it.
+	Status  models.ApplicationStatus
+	Outcome string
 	// OwnerID limits the list to one owner; the service forces it to the rep for reps.
 	OwnerID uuid.UUID
 	// DateField says which date From and To bound: DateUpdated or DateCreated.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/payportal/portal/internal/states"
 )
 
 // Store runs the dashboard's list query: a read of the applications table built for
@@ -168,6 +170,9 @@ func (q ListQuery) filters(w *sqlParts) {
 	if q.Status != "" {
 		w.add("a.status = ?", string(q.Status))
 	}
+	if f, ok := states.FilterOf(q.Outcome); ok {
+		outcomeFilter(w, f)
+	}
 	if term := strings.TrimSpace(q.Search); term != "" {
 		// search_text is already lower case; the trigram index serves LIKE '%...%'.
 		w.add(`a.search_text LIKE ?`, "%"+escapeLike(strings.ToLower(term))+"%")
@@ -181,6 +186,22 @@ func (q ListQuery) filters(w *sqlParts) {
 	}
 	if !q.To.IsZero() {
 		w.add(column+" < ?", q.To.AddDate(0, 0, 1))
+	}
+}
+
+// outcomeFilter adds the conditions of an outcome of the state table.
+func outcomeFilter(w *sqlParts, f states.Filter) {
+	if len(f.Portal) > 0 {
+		w.add("a.status IN ?", f.Portal)
+	}
+	switch {
+	case len(f.Upstream) > 0 && f.UpstreamOrNone:
+		w.add("(a.upstream_status IN ? OR a.upstream_status IS NULL)", f.Upstream)
+	case len(f.Upstream) > 0:
+		w.add("a.upstream_status IN ?", f.Upstream)
+	}
+	if f.NotDecided {
+		w.add("(a.upstream_status IS NULL OR a.upstream_status NOT IN ?)", f.NotDecidedStates)
 	}
 }
 

@@ -7,14 +7,15 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/states"
 	"github.com/payportal/portal/internal/validation"
 )
 
-// StatusLabel names the row's status.
-func (r ListRow) StatusLabel() string { return applications.StatusLabel(r.Status) }
+// State is where the row's application stands, leading with the outcome
+// (the one state table, internal/states).
+func (r ListRow) State() states.State { return states.Of(r.Status, r.UpstreamStatus) }
 
 // sortChoices are the dashboard's orders as one select: a leading "-" reverses the order.
 var sortChoices = []drafts.Option{
@@ -68,10 +69,10 @@ func BindListForm(values url.Values) (ListForm, ListQuery) {
 		}
 	}
 	if f.Status != "" {
-		if applications.StatusLabel(models.ApplicationStatus(f.Status)) == f.Status {
+		if states.OutcomeLabel(f.Status) == "" {
 			f.Errors["status"] = "Choose a status from the list."
 		} else {
-			q.Status = models.ApplicationStatus(f.Status)
+			q.Outcome = f.Status
 		}
 	}
 	if f.Owner != "" {
@@ -150,11 +151,12 @@ type ListView struct {
 	Users []models.User
 }
 
-// StatusOptions are the status filter's choices.
+// StatusOptions are the status filter's choices: the outcomes of the state
+// table.
 func (v *ListView) StatusOptions() []drafts.Option {
 	opts := []drafts.Option{{Value: "", Label: "Any status"}}
-	for _, st := range applications.Statuses() {
-		opts = append(opts, drafts.Option{Value: string(st), Label: applications.StatusLabel(st)})
+	for _, o := range states.Outcomes() {
+		opts = append(opts, drafts.Option{Value: o.Code, Label: o.Label})
 	}
 	return drafts.WithSelection(opts, v.Form.Status)
 }
@@ -204,10 +206,11 @@ func (v *ListView) pageURL(param string, cursor uuid.UUID) string {
 	return "/?" + vals.Encode()
 }
 
-// UpstreamStatusText is the processor's state of the row's application in words, or "".
+// UpstreamStatusText explains the row's state when the processor has said
+// something of the application, or "".
 func (r ListRow) UpstreamStatusText() string {
 	if r.UpstreamStatus == nil || *r.UpstreamStatus == "" {
 		return ""
 	}
-	return applications.UpstreamStatusLabel(*r.UpstreamStatus)
+	return r.State().Explanation
 }

@@ -48,13 +48,26 @@ const (
 // UpstreamStatusRecorder keeps the upstream's status events and shows the
 // newest on each application.
 type UpstreamStatusRecorder struct {
-	apps *applications.Store
-	now  func() time.Time
+	apps      *applications.Store
+	now       func() time.Time
+	followers []StatusFollower
 }
 
-// NewUpstreamStatusRecorder returns a recorder that shows statuses through apps.
-func NewUpstreamStatusRecorder(apps *applications.Store, now func() time.Time) *UpstreamStatusRecorder {
-	return &UpstreamStatusRecorder{apps: apps, now: now}
+// StatusFollower is told of each status event the first time it is recorded
+// for an application, newest or not (an out-of-order event too), inside the
+// transaction that records it: the one place where later rooms act on the
+// upstream's news (the merchants room creates a merchant at boarding). A
+// repeat of an event is never passed on.
+// created is when the upstream says the change happened. (Plain arguments,
+// so that a follower need not import this room.)
+type StatusFollower interface {
+	FollowStatus(ctx context.Context, tx pgx.Tx, applicationID uuid.UUID, status string, created time.Time) error
+}
+
+// NewUpstreamStatusRecorder returns a recorder that shows statuses through
+// apps and passes each new event to the followers.
+func NewUpstreamStatusRecorder(apps *applications.Store, now func() time.Time, followers ...StatusFollower) *UpstreamStatusRecorder {
+	return &UpstreamStatusRecorder{apps: apps, now: now, followers: followers}
 }
 
 // Record stores ev once. A repeat changes nothing; an event older than the one
@@ -136,7 +149,15 @@ func (r *UpstreamStatusRecorder) apply(ctx context.Context, tx pgx.Tx, appID uui
 	}
 	err = audit.Record(ctx, tx, audit.Event{Subject: audit.Application(appID), Action: audit.ActionUpstreamStatus,
 		Details: map[string]any{"status": status, "created": created.UTC().Format(time.RFC3339Nano), "applied": applied}, At: now})
-	return applied, err
+	if err != nil {
+		return applied, err
+	}
+	for _, f := range r.followers {
+		if err := f.FollowStatus(ctx, tx, appID, status, created); err != nil {
+			return applied, err
+		}
+	}
+	return applied, nil
 }
 
 // maxWebhookBody bounds a webhook request; the real ones are about 150 bytes.

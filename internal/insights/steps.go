@@ -1,5 +1,7 @@
 package insights
 
+import "github.com/payportal/portal/internal/states"
+
 // Step is a step of the onboarding funnel.
 type Step int
 
@@ -27,18 +29,19 @@ func (s Step) Title() string {
 	return [...]string{"Created", "Submitted", "Linked", "Opened", "Accepted", "Boarded", "Declined", "Withdrawn"}[s]
 }
 
-// Explain says which event marks the step.
+// Explain says which event marks the step: for the processor's states, in the words of
+// the state table (internal/states).
 func (s Step) Explain() string {
-	return [...]string{
-		"the draft was started",
-		"the rep submitted it",
-		"the processor's link was e-mailed to the merchant",
-		"the merchant started at the processor (inProgress)",
-		"the merchant accepted (processing)",
-		"the processor boarded the merchant",
-		"the processor declined it",
-		"it was withdrawn",
-	}[s]
+	switch s {
+	case StepCreated:
+		return "The draft was started."
+	case StepSubmitted:
+		return "The rep submitted it."
+	case StepLinked:
+		return "The processor's link was e-mailed to the merchant."
+	}
+	st := states.Upstream(s.upstreamStates()[0])
+	return st.Label + ": " + st.Explanation
 }
 
 // Key names the step in CSV and URLs.
@@ -46,19 +49,26 @@ func (s Step) Key() string {
 	return [...]string{"created", "submitted", "linked", "opened", "accepted", "boarded", "declined", "withdrawn"}[s]
 }
 
-// upstreamState is the processor's state that marks a step, or "".
-func (s Step) upstreamState() string {
+// upstreamStates are the processor's states that mark a step: boarded, installed and
+// active all mean boarded (states.Boarded).
+func (s Step) upstreamStates() []string {
 	switch s {
 	case StepOpened:
-		return "inProgress"
+		return []string{"inProgress"}
 	case StepAccepted:
-		return "processing"
+		return []string{"processing"}
 	case StepBoarded:
-		return "boarded"
+		var out []string
+		for _, code := range states.UpstreamCodes() {
+			if states.Boarded(code) {
+				out = append(out, code)
+			}
+		}
+		return out
 	case StepDeclined:
-		return "declined"
+		return []string{"declined"}
 	case StepWithdrawn:
-		return "withdrawn"
+		return []string{"withdrawn"}
 	}
-	return ""
+	return nil
 }

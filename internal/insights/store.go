@@ -3,6 +3,7 @@ package insights
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,7 +31,8 @@ func stepAt(s Step) string {
 	case StepLinked:
 		return `min(e.created_at) FILTER (WHERE e.action = 'linked')`
 	}
-	return `min(COALESCE((e.details->>'created')::timestamptz, e.created_at)) FILTER (WHERE e.action = 'upstream_status' AND e.details->>'status' = '` + s.upstreamState() + `')`
+	return `min(COALESCE((e.details->>'created')::timestamptz, e.created_at)) FILTER (WHERE e.action = 'upstream_status' AND e.details->>'status' IN ('` +
+		strings.Join(s.upstreamStates(), "', '") + `'))`
 }
 
 // journeys reads the journeys of the applications q selects.

@@ -22,6 +22,8 @@ type InvitationData struct {
 	InviterName  string
 	Link         string // the one-time /invite/<token> address
 	Expires      string // when the link stops working, in words
+	// MerchantName names the merchant a merchant user is invited to, if any.
+	MerchantName string
 }
 
 // InvitationEmail renders the invitation in plain text and HTML.

@@ -20,6 +20,12 @@ const (
 	KindHandoff Kind = "handoff"
 	// KindInvitation carries a new user's one-time link to choose a password.
 	KindInvitation Kind = "invitation"
+	// KindMerchantAccess tells a merchant user they were given access to
+	// another merchant.
+	KindMerchantAccess Kind = "merchant_access"
+	// KindMerchantAlert raises to the owning rep and the admins what the
+	// upstream said of a boarded merchant (declined, withdrawn).
+	KindMerchantAlert Kind = "merchant_alert"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -35,6 +41,10 @@ func (k Kind) Label() string {
 		return "Notice to the rep"
 	case KindDigest:
 		return "Weekly digest"
+	case KindMerchantAccess:
+		return "Merchant access"
+	case KindMerchantAlert:
+		return "Merchant alert"
 	}
 	return string(k)
 }

@@ -58,6 +58,9 @@ type RepNoticeData struct {
 	ResellerName string
 	RepName      string
 	MerchantName string
+	// Explanation and Action say what the state means and what the rep can do, in the
+	// words of the state table (internal/states).
+	Explanation, Action string
 	// Link is the application's page in the portal.
 	Link string
 }

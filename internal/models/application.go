@@ -52,12 +52,15 @@ type Application struct {
 	UpstreamStatus   *string
 	UpstreamStatusAt *time.Time
 	LastError        *string
-	OpenedAt         *time.Time
-	OpenToken        *string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	DeletedAt        *time.Time
-	DeletedBy        *uuid.UUID `gorm:"type:uuid"`
+	// LastErrorKind marks a stop that needs more than words: "pricing_code"
+	// (the upstream refused the pricing model's code).
+	LastErrorKind *string
+	OpenedAt      *time.Time
+	OpenToken     *string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	DeletedAt     *time.Time
+	DeletedBy     *uuid.UUID `gorm:"type:uuid"`
 
 	// TINIndex is the keyed blind index of the TIN (applications.Sealer.TINIndex): equal
 	// TINs have equal indexes, found without decrypting; nil until computed.

@@ -35,6 +35,7 @@ func (s *Service) Create(ctx context.Context, actor *models.User, in Input) (*mo
 	if err != nil {
 		return nil, err
 	}
+	s.issueCode(ctx, m)
 	return m, nil
 }
 
@@ -79,6 +80,7 @@ func (s *Service) Update(ctx context.Context, actor *models.User, id uuid.UUID, 
 	if err != nil {
 		return nil, err
 	}
+	s.issueCode(ctx, m)
 	return m, nil
 }
 
@@ -135,6 +137,7 @@ func (s *Service) Restore(ctx context.Context, actor *models.User, id uuid.UUID)
 	if err != nil {
 		return nil, err
 	}
+	s.issueCode(ctx, m)
 	return m, nil
 }
 

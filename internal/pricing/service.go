@@ -26,6 +26,8 @@ type Service struct {
 	store *Store
 	now   func() time.Time
 	log   *slog.Logger
+	// codes, in sandbox mode, issues saved models' codes at the sandbox.
+	codes CodeQueue
 }
 
 // NewService returns the pricing service. now is injectable for tests.

@@ -41,7 +41,7 @@ type rep struct {
 
 // repsWithStaleDrafts lists the active owners of at least one draft due in a digest.
 func repsWithStaleDrafts(ctx context.Context, q database.Querier, set Setting, now time.Time) ([]rep, error) {
-	st := states[KindStaleDrafts]
+	st := kindStates[KindStaleDrafts]
 	rows, err := q.Query(ctx, `SELECT u.id, u.name, u.email, u.time_zone FROM users u
 		WHERE u.active AND EXISTS (SELECT 1 FROM applications a
 			WHERE a.owner_id = u.id AND a.deleted_at IS NULL AND `+st.cond+` AND `+notPaused+`

@@ -79,7 +79,7 @@ type state struct {
 	cond, episode string
 }
 
-var states = map[Kind]state{
+var kindStates = map[Kind]state{
 	KindNotOpened:         {`a.status = 'linked' AND a.linked_at IS NOT NULL AND COALESCE(a.upstream_status, 'requested') IN ('initiated', 'requested')`, `a.linked_at`},
 	KindNotAccepted:       {`a.status = 'linked' AND a.upstream_status = 'inProgress' AND a.upstream_status_at IS NOT NULL`, `a.upstream_status_at`},
 	KindProcessingPending: {`a.status = 'linked' AND a.upstream_status = 'processingPending' AND a.upstream_status_at IS NOT NULL`, `a.upstream_status_at`},

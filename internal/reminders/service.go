@@ -16,6 +16,7 @@ import (
 	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/states"
 )
 
 // MerchantMailer queues the e-mail that reminds a merchant of their link, inside the
@@ -162,8 +163,10 @@ func (s *Service) repNotice(ctx context.Context, tx pgx.Tx, a *models.Applicatio
 	if err != nil {
 		return nil, fmt.Errorf("load the application's owner: %w", err)
 	}
+	state := states.Upstream("processingPending")
 	content, err := mail.RepNoticeEmail(mail.RepNoticeData{
-		ResellerName: s.d.ResellerName, RepName: owner.Name, MerchantName: merchantName(a), Link: s.link(applications.Path(a.ID)),
+		ResellerName: s.d.ResellerName, RepName: owner.Name, MerchantName: merchantName(a),
+		Explanation: state.Explanation, Action: state.Action, Link: s.link(applications.Path(a.ID)),
 	})
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ const (
 // after the application given (uuid.Nil to start), in id order; owner narrows it to one
 // owner's applications (uuid.Nil for all).
 func findDue(ctx context.Context, q database.Querier, set Setting, now time.Time, owner, after uuid.UUID) ([]due, error) {
-	st := states[set.Kind]
+	st := kindStates[set.Kind]
 	rows, err := q.Query(ctx, `SELECT a.id, a.owner_id, `+st.episode+` AS episode, COALESCE(r.n, 0)
 		FROM applications a
 		LEFT JOIN LATERAL (SELECT count(*)::int AS n, max(sent_at) AS last FROM reminders_sent r
@@ -61,7 +61,7 @@ func findDue(ctx context.Context, q database.Querier, set Setting, now time.Time
 // its state waits for this transaction, and reports whether it is still in the state of
 // the series: unpaused, not deleted, the same episode.
 func stillDue(ctx context.Context, tx pgx.Tx, k Kind, id uuid.UUID, episode time.Time) (bool, error) {
-	st := states[k]
+	st := kindStates[k]
 	var ok bool
 	err := tx.QueryRow(ctx, `SELECT true FROM applications a
 		WHERE a.id = $1 AND a.deleted_at IS NULL AND `+st.cond+` AND `+st.episode+` = $2 AND `+notPaused+`

@@ -118,7 +118,7 @@ func TestBrowserJourneyFromDraftToProcessing(t *testing.T) {
 		t.Fatalf("the dashboard does not show the processor's status: %v", err)
 	}
 	row := browser.TextOf(t, ctx, chromedp.CSS(dashboardRow))
-	if !strings.Contains(row, "Opened") || !strings.Contains(row, "Processor: Accepted by the merchant; in review") {
+	if !strings.Contains(row, "Opened") || !strings.Contains(row, "In review") || !strings.Contains(row, "the processor is reviewing the application") {
 		t.Errorf("dashboard row:\n%s", row)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -70,6 +71,12 @@ type Upstream interface {
 	GetLink(ctx context.Context, applicationID string) (string, error)
 }
 
+// PricingModels is what the push needs of the pricing models: the one whose
+// code the upstream refused, to name it. *pricing.Service implements it.
+type PricingModels interface {
+	Get(ctx context.Context, id uuid.UUID) (*models.PricingModel, error)
+}
+
 // DocumentSender uploads documents to an upstream application, skipping those
 // already uploaded and recording each outcome on its documents row. The
 // document proxy (proxy.go) implements it.
@@ -104,6 +111,9 @@ type PushDeps struct {
 	Outbox    *mail.Outbox
 	// Handoff builds the e-mail that gives the merchant their link.
 	Handoff *handoff.Mailer
+	// PricingModels names the pricing model of a refused pricing code; nil
+	// names the code alone.
+	PricingModels PricingModels
 	// DocumentConcurrency bounds uploads at once; default 5.
 	DocumentConcurrency int
 	// MaxRuns bounds the runs of one submission, also across jobs the
@@ -179,7 +189,7 @@ func (w *PushWorker) Work(ctx context.Context, job *river.Job[PushArgs]) error {
 		msg += " The portal tried " + timesText(a.PushAttempts) + " and stopped; submit again to retry."
 	}
 	log.Warn("application push stopped; back to the rep", "step", pe.step, "permanent", pe.permanent, "err", err)
-	if rerr := st.needsAttention(rctx, a, pe.step, msg); rerr != nil && !errors.Is(rerr, errMovedOn) {
+	if rerr := st.needsAttention(rctx, a, pe.step, msg, pe.kind); rerr != nil && !errors.Is(rerr, errMovedOn) {
 		// Not recorded: let River retry, which reaches this point again.
 		return errors.Join(err, rerr)
 	}
@@ -197,6 +207,9 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 		upID, err = w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
 			ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
 		})
+		if upstream.IsPricingCodeRefused(err) {
+			return w.pricingCodeRefused(ctx, a, err)
+		}
 		if err != nil {
 			return stepFailed(stepStart, err)
 		}
@@ -298,6 +311,29 @@ func (w *PushWorker) finish(ctx context.Context, st *pushStore, a *models.Applic
 		_, err := w.d.Outbox.Enqueue(ctx, tx, msg)
 		return err
 	})
+}
+
+// pricingCodeRefused stops the push for good when the upstream refuses the
+// pricing code: repeating cannot help until an admin corrects the model's
+// code (or has the processor issue it). The message names the model.
+func (w *PushWorker) pricingCodeRefused(ctx context.Context, a *models.Application, err error) error {
+	code := deref(a.SubmittedPricingCode)
+	model := ""
+	if w.d.PricingModels != nil && a.PricingModelID != nil {
+		if m, merr := w.d.PricingModels.Get(ctx, *a.PricingModelID); merr == nil {
+			model = m.Name
+		}
+	}
+	msg := "The processor does not accept the pricing code “" + code + "”"
+	if model != "" {
+		msg += " of the pricing model “" + model + "”"
+	}
+	msg += ": it was never issued to us, or it was withdrawn. An admin needs to correct the model's code in Pricing (or ask the processor to issue this one); then submit again."
+	var ue *upstream.Error
+	if errors.As(err, &ue) && strings.TrimSpace(ue.Message) != "" {
+		msg += " The processor said: " + truncate(strings.TrimSpace(ue.Message), 300)
+	}
+	return &pushError{step: stepStart, permanent: true, message: msg, kind: applications.ErrorKindPricingCode, err: err}
 }
 
 // timesText is "once", "2 times", ...

@@ -22,7 +22,9 @@ type pushError struct {
 	permanent bool
 	// message says what went wrong in plain words, without personal data.
 	message string
-	err     error
+	// kind marks a stop that needs more than words (applications.ErrorKind*).
+	kind string
+	err  error
 }
 
 func (e *pushError) Error() string { return "push step " + e.step + ": " + e.err.Error() }

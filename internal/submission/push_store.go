@@ -91,14 +91,18 @@ func (s *pushStore) documents(ctx context.Context, appID uuid.UUID) ([]models.Do
 
 // needsAttention hands the application back to the rep with message, and
 // records it in the audit trail.
-func (s *pushStore) needsAttention(ctx context.Context, a *models.Application, step, message string) error {
+func (s *pushStore) needsAttention(ctx context.Context, a *models.Application, step, message, kind string) error {
 	now := s.now().UTC()
 	return s.apps.InTx(ctx, func(tx pgx.Tx) error {
-		if err := s.apps.NeedsAttention(ctx, tx, a, message, now); err != nil {
+		if err := s.apps.NeedsAttention(ctx, tx, a, message, kind, now); err != nil {
 			return movedOn(err)
 		}
+		details := map[string]any{"step": step, "message": message}
+		if kind != "" {
+			details["kind"] = kind
+		}
 		return audit.Record(ctx, tx, audit.Event{Subject: audit.Application(a.ID), Action: audit.ActionSubmissionFailed,
-			Details: map[string]any{"step": step, "message": message}, At: now})
+			Details: details, At: now})
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/states"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -138,6 +139,23 @@ type View struct {
 	HandoffLink string
 	// Emails are the hand-off e-mails, newest first.
 	Emails []mail.Message
+	// ViewerIsAdmin shows admins the link to fix a refused pricing code.
+	ViewerIsAdmin bool
+}
+
+// PricingCodeRefused reports whether the submission stopped because the
+// upstream refused the pricing model's code.
+func (v *View) PricingCodeRefused() bool {
+	return v.App.Status == models.StatusNeedsAttention && deref(v.App.LastErrorKind) == applications.ErrorKindPricingCode
+}
+
+// PricingModelPath is the admin page of the application's pricing model, or
+// "" without one.
+func (v *View) PricingModelPath() string {
+	if v.App.PricingModelID == nil {
+		return ""
+	}
+	return "/admin/pricing/" + v.App.PricingModelID.String()
 }
 
 // AppID is the application's id, for the templates.
@@ -179,7 +197,11 @@ func (s *Submissions) Progress(ctx context.Context, u *models.User, id uuid.UUID
 	if err != nil {
 		return nil, err
 	}
-	return s.d.Views.View(ctx, a)
+	v, err := s.d.Views.View(ctx, a)
+	if v != nil {
+		v.ViewerIsAdmin = u.IsAdmin()
+	}
+	return v, err
 }
 
 // View gathers what the page shows about a's submission; nil for a draft that
@@ -252,3 +274,7 @@ func (v *View) UpstreamStatusText() string {
 	}
 	return applications.UpstreamStatusLabel(*v.App.UpstreamStatus)
 }
+
+// State is the processor's state of the application from the one state
+// table: its label, explanation and what the rep can do.
+func (v *View) State() states.State { return applications.State(v.App) }

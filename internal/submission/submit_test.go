@@ -142,14 +142,14 @@ func TestSubmitPushesUpstreamAndHandsOffToTheMerchant(t *testing.T) {
 	// inProgress); the page, the history and the dashboard show it.
 	a = s.waitForUpstreamStatus(t, a.ID, "inProgress")
 	page = s.repC.Get("/applications/" + a.ID.String())
-	for _, want := range []string{"The merchant is completing it", "recorded that the merchant opened the link",
+	for _, want := range []string{"Merchant completing", "is completing the application at the processor", "recorded that the merchant opened the link",
 		"created the merchant&#39;s link at the processor", "received the processor&#39;s status: "} {
 		if !strings.Contains(page.Body, want) {
 			t.Errorf("the page does not show %q", want)
 		}
 	}
 	dashboard := s.repC.Get("/")
-	for _, want := range []string{"Processor: The merchant is completing it", `class="opened"`} {
+	for _, want := range []string{"Merchant completing", "is completing the application at the processor", `class="opened"`} {
 		if !strings.Contains(dashboard.Body, want) {
 			t.Errorf("the dashboard does not show %q", want)
 		}

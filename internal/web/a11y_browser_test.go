@@ -56,6 +56,7 @@ func TestBrowserPagesPassAccessibilityAudit(t *testing.T) {
 		{"/admin/pricing", "main h1"},
 		{"/admin/pricing/new", "#pm-name"},
 		{"/admin/outbox", "main h1"},
+		{"/merchants", "main h1"},
 		{"/account/password", "#current_password"},
 		{"/no/such/page", "main h1"},
 	} {

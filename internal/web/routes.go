@@ -36,9 +36,9 @@ func routes(e *echo.Echo, d Deps) {
 	site.GET("/invite/:token", d.Auth.ShowInvitation)
 	site.POST("/invite/:token", d.Auth.AcceptInvitation)
 
-	// Any signed-in user.
+	// Any signed-in user. Merchant users' home is their merchant.
 	signedIn := site.Group("", auth.RequireUser)
-	signedIn.GET("/", d.Dashboard.List)
+	signedIn.GET("/", d.Dashboard.List, auth.HomeFor("/merchants"))
 	signedIn.GET("/account/password", d.Auth.ShowChangePassword)
 	signedIn.POST("/account/password", d.Auth.ChangePassword)
 	signedIn.GET("/account/time-zone", d.Auth.ShowTimeZone)
@@ -49,53 +49,77 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/account/security/recovery-codes", d.Auth.RegenerateRecoveryCodes)
 	signedIn.POST("/account/security/turn-off", d.Auth.TurnOffMFA)
 
-	// Applications: every handler loads the application through the store's
+	// Applications are the reseller's staff's: for merchant users they do not
+	// exist (404). Every handler loads the application through the store's
 	// Visible or Editable, so another rep's application is 404 on every route. Reveal,
 	// reassign and restore are admin actions; their role check comes after that
 	// visibility check, for the same reason.
-	signedIn.POST("/applications", d.Applications.Create)
-	signedIn.GET("/applications/:id", d.Applications.Show)
-	signedIn.POST("/applications/:id/sections/:section", d.Applications.SaveSection)
-	signedIn.GET("/applications/:id/checklist", d.Applications.Checklist)
-	signedIn.GET("/applications/:id/history", d.Applications.History)
-	signedIn.POST("/applications/:id/delete", d.Applications.Delete)
-	signedIn.POST("/applications/:id/reveal", d.Applications.Reveal)     // admins
-	signedIn.POST("/applications/:id/reassign", d.Applications.Reassign) // admins
-	signedIn.POST("/applications/:id/restore", d.Applications.Restore)   // admins
+	staff := signedIn.Group("", auth.RequireStaff)
+	staff.POST("/applications", d.Applications.Create)
+	staff.GET("/applications/:id", d.Applications.Show)
+	staff.POST("/applications/:id/sections/:section", d.Applications.SaveSection)
+	staff.GET("/applications/:id/checklist", d.Applications.Checklist)
+	staff.GET("/applications/:id/history", d.Applications.History)
+	staff.POST("/applications/:id/delete", d.Applications.Delete)
+	staff.POST("/applications/:id/reveal", d.Applications.Reveal)     // admins
+	staff.POST("/applications/:id/reassign", d.Applications.Reassign) // admins
+	staff.POST("/applications/:id/restore", d.Applications.Restore)   // admins
 	// Submission: the push upstream, its live progress, the merchant's e-mail again.
-	signedIn.POST("/applications/:id/submit", d.Submissions.Submit)
-	signedIn.GET("/applications/:id/progress", d.Submissions.Progress)
-	signedIn.POST("/applications/:id/handoff/resend", d.Handoff.ResendHandoff)
+	staff.POST("/applications/:id/submit", d.Submissions.Submit)
+	staff.GET("/applications/:id/progress", d.Submissions.Progress)
+	staff.POST("/applications/:id/handoff/resend", d.Handoff.ResendHandoff)
 	// Reminders: what was sent about an application, and pausing them.
-	signedIn.GET("/applications/:id/reminders", d.Reminders.Panel)
-	signedIn.POST("/applications/:id/reminders/pause", d.Reminders.Pause)
-	signedIn.POST("/applications/:id/reminders/resume", d.Reminders.Resume)
+	staff.GET("/applications/:id/reminders", d.Reminders.Panel)
+	staff.POST("/applications/:id/reminders/pause", d.Reminders.Pause)
+	staff.POST("/applications/:id/reminders/resume", d.Reminders.Resume)
 
 	// The onboarding funnel: admins see every application, a rep their own.
-	signedIn.GET("/insights", d.Insights.Show)
-	signedIn.GET("/insights.csv", d.Insights.CSV)
+	staff.GET("/insights", d.Insights.Show)
+	staff.GET("/insights.csv", d.Insights.CSV)
 
 	// Importing drafts from a CSV file: a batch is its uploader's alone.
-	signedIn.GET("/imports", d.Imports.Index)
-	signedIn.GET("/imports/template.csv", d.Imports.Template)
-	signedIn.POST("/imports", d.Imports.Upload)
-	signedIn.GET("/imports/:id", d.Imports.Show)
-	signedIn.POST("/imports/:id/mapping", d.Imports.SaveMapping)
-	signedIn.POST("/imports/:id/import", d.Imports.Start)
-	signedIn.GET("/imports/:id/progress", d.Imports.Progress)
-	signedIn.GET("/imports/:id/rejected.csv", d.Imports.Rejected)
+	staff.GET("/imports", d.Imports.Index)
+	staff.GET("/imports/template.csv", d.Imports.Template)
+	staff.POST("/imports", d.Imports.Upload)
+	staff.GET("/imports/:id", d.Imports.Show)
+	staff.POST("/imports/:id/mapping", d.Imports.SaveMapping)
+	staff.POST("/imports/:id/import", d.Imports.Start)
+	staff.GET("/imports/:id/progress", d.Imports.Progress)
+	staff.GET("/imports/:id/rejected.csv", d.Imports.Rejected)
 
 	// An application's documents: every handler checks the application is
 	// the user's (admins: any) and, for changes, still editable.
-	signedIn.GET("/applications/:id/documents", d.Documents.Section)
-	signedIn.GET("/applications/:id/documents/list", d.Documents.List)
-	signedIn.POST("/applications/:id/documents", d.Documents.Upload)
-	signedIn.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
-	signedIn.HEAD("/applications/:id/documents/:doc/preview", d.Documents.Preview)
-	signedIn.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
-	signedIn.HEAD("/applications/:id/documents/:doc/download", d.Documents.Download)
-	signedIn.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
-	signedIn.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
+	staff.GET("/applications/:id/documents", d.Documents.Section)
+	staff.GET("/applications/:id/documents/list", d.Documents.List)
+	staff.POST("/applications/:id/documents", d.Documents.Upload)
+	staff.GET("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	staff.HEAD("/applications/:id/documents/:doc/preview", d.Documents.Preview)
+	staff.GET("/applications/:id/documents/:doc/download", d.Documents.Download)
+	staff.HEAD("/applications/:id/documents/:doc/download", d.Documents.Download)
+	staff.POST("/applications/:id/documents/:doc/replace", d.Documents.Replace)
+	staff.POST("/applications/:id/documents/:doc/delete", d.Documents.Delete)
+
+	// Merchants: every handler loads the merchant through Service.Visible, so
+	// a merchant the user may not see (another rep's, another merchant's for
+	// a merchant user) is 404 on every route. The role checks come after it:
+	// admins only, or admins and the owning rep (403 for a member of the
+	// merchant, who may look but not manage).
+	signedIn.GET("/merchants", d.Merchants.List)
+	signedIn.GET("/merchants/:id", d.Merchants.Show)
+	signedIn.POST("/merchants/:id/payments", d.Merchants.SetPayments)                 // admins
+	signedIn.POST("/merchants/:id/payments/test", d.Merchants.TestPayments)           // admins, owning rep
+	signedIn.POST("/merchants/:id/terminals", d.Merchants.SetTerminalKey)             // admins
+	signedIn.POST("/merchants/:id/terminals/test", d.Merchants.TestTerminals)         // admins, owning rep
+	signedIn.POST("/merchants/:id/locations", d.Merchants.AddLocation)                // admins
+	signedIn.POST("/merchants/:id/locations/:loc", d.Merchants.UpdateLocation)        // admins
+	signedIn.POST("/merchants/:id/locations/:loc/remove", d.Merchants.RemoveLocation) // admins
+	signedIn.POST("/merchants/:id/fetch", d.Merchants.FetchAgain)                     // admins, sandbox mode
+	signedIn.POST("/merchants/:id/members", d.Merchants.Invite)                       // admins, owning rep
+	signedIn.POST("/merchants/:id/members/:user", d.Merchants.SetPermissions)         // admins, owning rep
+	signedIn.POST("/merchants/:id/members/:user/remove", d.Merchants.RemoveMember)    // admins, owning rep
+	signedIn.POST("/merchants/:id/suspend", d.Merchants.Suspend)                      // admins
+	signedIn.POST("/merchants/:id/resume", d.Merchants.Resume)                        // admins
+	signedIn.POST("/merchants/:id/alert", d.Merchants.ResolveAlert)                   // admins
 
 	// Admins only.
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))

@@ -20,6 +20,7 @@ import (
 	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
@@ -55,6 +56,8 @@ type Deps struct {
 	Imports *imports.Handlers
 	// Insights serves the onboarding funnel.
 	Insights *insights.Handlers
+	// Merchants serves the boarded merchants.
+	Merchants *merchants.Handlers
 }
 
 // New returns the portal's HTTP handler.

@@ -198,3 +198,37 @@ func TestLockedApplicationIsReadOnly(t *testing.T) {
 		t.Errorf("save on a locked application: %d", res.Status)
 	}
 }
+
+// A merchant user (issue 16) never reaches an application: every route is
+// 404, as for another rep, and the dashboard is not theirs.
+func TestAMerchantUserGets404OnEveryApplicationRoute(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	id, owner := fillPersonalData(t, w)
+	_, version := show(t, w.repC, id)
+	_, token, _, err := w.env.App.Auth.InviteMerchantUser(t.Context(), w.admin, "clerk@merchant.example", "Clerk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pw = "Correct-horse-battery-staple-9"
+	if _, err := w.env.App.Auth.AcceptInvitation(t.Context(), token, pw, pw); err != nil {
+		t.Fatal(err)
+	}
+	c := w.env.Client(t)
+	c.Login("clerk@merchant.example", pw)
+	if res := c.Get("/"); res.Status != http.StatusSeeOther || res.Location != "/merchants" {
+		t.Errorf("the dashboard for a merchant user: %d %s", res.Status, res.Location)
+	}
+	for _, r := range appRoutes(id, version, owner) {
+		res := c.Get(r.path)
+		if r.method == http.MethodPost {
+			res = c.PostForm(r.path, r.form)
+		}
+		if res.Status != http.StatusNotFound || strings.Contains(res.Body, "Blue Fern") {
+			t.Errorf("%s: %s %s = %d, want 404", r.name, r.method, r.path, res.Status)
+		}
+	}
+	if res := c.PostForm("/applications", nil); res.Status != http.StatusNotFound {
+		t.Errorf("a merchant user creates an application: %d", res.Status)
+	}
+}

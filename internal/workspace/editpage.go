@@ -12,6 +12,7 @@ import (
 	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/states"
 )
 
 // EditPage is the data of the application page and of its section fragments.
@@ -179,8 +180,9 @@ func (p *EditPage) Nav() []NavItem {
 	return items
 }
 
-// StatusLabel names the application's status.
-func (p *EditPage) StatusLabel() string { return applications.StatusLabel(p.App.Status) }
+// State is where the application stands, leading with the outcome: a boarded
+// or declined application says so, not "Sent to merchant".
+func (p *EditPage) State() states.State { return applications.State(p.App) }
 
 // ChecklistCount is the number of outstanding items of a section, for the section nav.
 func (p *EditPage) ChecklistCount(section string) int {

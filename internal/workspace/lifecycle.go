@@ -66,7 +66,7 @@ func (s *Service) Reassign(ctx context.Context, u *models.User, id, to uuid.UUID
 			return errReassignForbidden
 		}
 		target, err := s.store.User(ctx, tx, to)
-		if errors.Is(err, models.ErrNotFound) || (err == nil && !target.Active) {
+		if errors.Is(err, models.ErrNotFound) || (err == nil && (!target.Active || !target.Role.Staff())) {
 			return errNoAssignee
 		}
 		if err != nil {

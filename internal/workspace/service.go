@@ -32,6 +32,12 @@ type Documents interface {
 	UploadedTypes(ctx context.Context, appID uuid.UUID) ([]string, error)
 }
 
+// Merchants is what the workspace needs of the merchants: the merchant an
+// application became, if any. *merchants.Store implements it.
+type Merchants interface {
+	IDOfApplication(ctx context.Context, appID uuid.UUID) (uuid.UUID, bool, error)
+}
+
 // Options are the collaborators of the service besides the store and the sealer.
 type Options struct {
 	Pricing   PricingCatalog
@@ -40,8 +46,11 @@ type Options struct {
 	DocumentTitles map[string]string
 	// Submissions shows a submitted application's push and hand-off on its page; nil shows none.
 	Submissions *submission.Views
-	Now         func() time.Time
-	Log         *slog.Logger
+	// Merchants finds the merchant a boarded application became, for a link;
+	// nil shows none.
+	Merchants Merchants
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // Service holds the use cases of the sales rep's workspace: creating and saving drafts,
@@ -54,6 +63,7 @@ type Service struct {
 	docs    Documents
 	titles  map[string]string
 	submits *submission.Views
+	merch   Merchants
 	now     func() time.Time
 	log     *slog.Logger
 }
@@ -68,7 +78,7 @@ func NewService(store *applications.Store, sealer *applications.Sealer, opts Opt
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, sealer: sealer, pricing: opts.Pricing, docs: opts.Documents, titles: opts.DocumentTitles, submits: opts.Submissions, now: now, log: log}
+	return &Service{store: store, sealer: sealer, pricing: opts.Pricing, docs: opts.Documents, titles: opts.DocumentTitles, submits: opts.Submissions, merch: opts.Merchants, now: now, log: log}
 }
 
 // StaleError refuses a save made on an outdated copy: the application changed (in another
@@ -158,6 +168,9 @@ type Workspace struct {
 	// Submission is the push and hand-off of a submitted application; nil for a draft never
 	// submitted.
 	Submission *submission.View
+	// MerchantPath is the page of the merchant the application became, once
+	// boarded; "" before.
+	MerchantPath string
 }
 
 // PricingOptions are the pricing choices of an application.
@@ -194,6 +207,18 @@ func (s *Service) Workspace(ctx context.Context, u *models.User, rec *applicatio
 	if s.submits != nil {
 		if w.Submission, err = s.submits.View(ctx, rec.App); err != nil {
 			return nil, err
+		}
+		if w.Submission != nil {
+			w.Submission.ViewerIsAdmin = u.IsAdmin()
+		}
+	}
+	if s.merch != nil {
+		id, ok, err := s.merch.IDOfApplication(ctx, rec.App.ID)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			w.MerchantPath = "/merchants/" + id.String()
 		}
 	}
 	if u.IsAdmin() {

@@ -8,6 +8,7 @@ import (
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/sandbox"
 	"github.com/payportal/portal/internal/sandbox/accounts"
+	"github.com/payportal/portal/internal/sandbox/payments"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -22,7 +23,10 @@ type sandboxSettings struct {
 // webhooks sent to the portal with a shared token. configure, when not nil,
 // adjusts the sandbox's options (faults, pricing codes, answer shapes). The
 // portal's upstream client retries quickly, so injected faults cost little
-// time. env.Sandbox.Server is area A, env.Sandbox.Root the sandbox server,
+// time. Areas B and C are the sandbox's too, and its admin API (with a fresh
+// admin token, unless configure sets one) hands over boarded merchants'
+// credentials and takes the pricing codes of models as they are saved.
+// env.Sandbox.Server is area A, env.Sandbox.Root the sandbox server,
 // for their test helpers. As before pricing codes were issued, the sandbox
 // accepts any pricing code unless configure sets PricingCodes, and it makes
 // no automatic underwriting decision unless configure sets a
@@ -53,6 +57,9 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 	if s.sandbox.configure != nil {
 		s.sandbox.configure(&opts)
 	}
+	if opts.AdminToken == "" {
+		opts.AdminToken = randomKey()
+	}
 	rs, err := app.StartSandboxServer("127.0.0.1:0", sandbox.AccountsOnly(opts))
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
@@ -67,6 +74,12 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 	s.vars["PORTAL_UPSTREAM_BASE_URL"] = baseURL
 	s.vars["PORTAL_UPSTREAM_TOKEN"] = token
 	s.vars["PORTAL_UPSTREAM_WEBHOOK_TOKEN"] = webhookToken
+	// A rehearsal: areas B and C are the sandbox's, which also hands over
+	// credentials and takes pricing codes through its admin API.
+	s.vars["PORTAL_SANDBOX_ADMIN_URL"] = rs.URL
+	s.vars["PORTAL_SANDBOX_ADMIN_TOKEN"] = opts.AdminToken
+	s.vars["PORTAL_PAYMENTS_BASE_URL"] = rs.URL + payments.DefaultBasePath
+	s.vars["PORTAL_TERMINALS_BASE_URL"] = rs.URL
 	client, err := upstream.New(upstream.Config{
 		BaseURL: baseURL, Token: token, Timeout: 10 * time.Second, Logger: s.logger(),
 		RetryBaseDelay: 5 * time.Millisecond, RetryMaxDelay: 50 * time.Millisecond, MaxRetryAfter: 20 * time.Millisecond,
