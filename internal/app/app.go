@@ -27,10 +27,13 @@ import (
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/terminals"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
+	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
 	"github.com/payportal/portal/internal/workspace"
@@ -49,6 +52,10 @@ type Options struct {
 	JobRetryDelay   func(attempt int) time.Duration
 	// Upstream replaces the client built from cfg.Upstream.
 	Upstream *upstream.Client
+	// TerminalsClock is the clock of the terminal cloud clients and of the
+	// following of terminal transactions; tests share a manual one with the
+	// sandbox. Nil is the wall clock.
+	TerminalsClock terminalsapi.Clock
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
@@ -86,7 +93,15 @@ type App struct {
 	Imports *imports.Service
 	// Merchants are the boarded merchants, their credentials and people.
 	Merchants *merchants.Service
-	Handler   *echo.Echo
+	// Payments is the virtual terminal and the ledger.
+	Payments *payments.Service
+	// Terminals launches and follows transactions on card terminals; the
+	// caller starts and stops its follower with the job workers.
+	Terminals *terminals.Service
+	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
+	// pushes do (nil without an upstream); its benchmark uses it.
+	DocumentProxy *submission.Proxy
+	Handler       *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -170,6 +185,14 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
 		Pricing: pricingService, Clients: clients, Now: now, Log: log,
 	})
+	// Payments: the virtual terminal and the one ledger.
+	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,
+		Client: clients.Payments, Queue: queue, Outbox: outbox, Now: now, Log: log})
+	terminalService, err := wireTerminals(terminalParts{Config: cfg, Pool: db.Pool, Merchants: merchantService, Ring: ring,
+		Clock: opts.TerminalsClock, Now: now, Log: log})
+	if err != nil {
+		return nil, err
+	}
 	submissionViews := submission.NewViews(docStore, outbox, cfg.PublicURL).WithLinks(appStore)
 	workspaceService := workspace.NewService(appStore, sealer, workspace.Options{
 		Pricing: pricingService, Documents: docStore, DocumentTitles: documentTitles(),
@@ -182,13 +205,14 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
-	submissions := wireSubmissions(submissionParts{
+	submissions, documentProxy := wireSubmissions(submissionParts{
 		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
 		Upstream: upstreamClient, Storage: docStorage,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
-	dashboardService := dashboard.NewService(db.Gorm, appStore)
+	dashboardService := dashboard.NewService(db.Pool, appStore)
+	db.WarmConnections(ctx, dashboard.WarmConnection)
 	importService := wireImports(queue, imports.Deps{
 		Apps: appStore, Sealer: sealer, Ring: ring, Pricing: pricingService, Queue: queue, Now: now, Log: log,
 	})
@@ -224,8 +248,10 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Imports:      imports.NewHandlers(importService, views),
 		Insights:     insights.NewHandlers(insights.NewService(appStore, now), views),
 		Merchants:    merchants.NewHandlers(merchantService, views),
+		Payments:     payments.NewHandlers(paymentService, views),
+		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -31,7 +31,7 @@ func newProcessorClients(cfg *config.Config, log *slog.Logger, now func() time.T
 	var pc processorClients
 	var err error
 	if u := cfg.Processor.PaymentsBaseURL; u != "" {
-		if pc.Payments, err = payments.New(payments.Config{BaseURL: u, AppVersion: "payportal", Logger: log.With("component", "payments"), Now: now}); err != nil {
+		if pc.Payments, err = payments.New(payments.Config{BaseURL: u, AppVersion: Version(), Logger: log.With("component", "payments"), Now: now}); err != nil {
 			return pc, fmt.Errorf("PORTAL_PAYMENTS_BASE_URL: %w", err)
 		}
 	}

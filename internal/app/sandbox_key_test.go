@@ -24,10 +24,11 @@ func TestEmbeddedSandboxEncryptsObjects(t *testing.T) {
 	dataDir := t.TempDir()
 	start := func() (*app.RunningSandbox, *upstream.Client) {
 		vars := map[string]string{
-			"PORTAL_DATABASE_URL":        "postgres://unused/db",
-			"PORTAL_ENCRYPTION_KEYS":     "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-			"PORTAL_SANDBOX_LISTEN_ADDR": "127.0.0.1:0",
-			"PORTAL_SANDBOX_DATA_DIR":    dataDir,
+			"PORTAL_DATABASE_URL":          "postgres://unused/db",
+			"PORTAL_ENCRYPTION_KEYS":       "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+			"PORTAL_SANDBOX_LISTEN_ADDR":   "127.0.0.1:0",
+			"PORTAL_SANDBOX_DATA_DIR":      dataDir,
+			"PORTAL_SANDBOX_PRICING_CODES": "FLAT-295",
 		}
 		cfg, err := config.Load(func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
 		if err != nil {
@@ -45,7 +46,7 @@ func TestEmbeddedSandboxEncryptsObjects(t *testing.T) {
 	}
 	ctx := context.Background()
 	rs, client := start()
-	appID, err := client.StartApplication(ctx, upstream.StartRequest{ExternalApplicationID: uuid.NewString(), PricingCode: "ANY"})
+	appID, err := client.StartApplication(ctx, upstream.StartRequest{ExternalApplicationID: uuid.NewString(), PricingCode: "FLAT-295"})
 	if err != nil {
 		t.Fatal(err)
 	}

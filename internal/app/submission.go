@@ -36,16 +36,19 @@ type submissionParts struct {
 }
 
 // wireSubmissions registers the push worker and the reconciler on the queue
-// and returns the submission use cases.
-func wireSubmissions(p submissionParts) *submission.Submissions {
+// and returns the submission use cases and the document proxy (nil without an
+// upstream).
+func wireSubmissions(p submissionParts) (*submission.Submissions, *submission.Proxy) {
 	log := p.Log.With("component", "submission")
 	var up submission.Upstream
 	var docs submission.DocumentSender
+	var proxy *submission.Proxy
 	if p.Upstream != nil { // a nil *Client in the interface would not read as nil
 		up = p.Upstream
-		docs = submission.NewProxy(p.Upstream, p.Storage, p.Docs, submission.ProxyOptions{
+		proxy = submission.NewProxy(p.Upstream, p.Storage, p.Docs, submission.ProxyOptions{
 			BaseDelay: p.UploadRetryDelay, MaxDelay: 10 * p.UploadRetryDelay, Now: p.Now, Logger: log,
 		})
+		docs = proxy
 	}
 	jobs.Register(p.Queue, submission.NewPushWorker(submission.PushDeps{
 		Apps: p.Apps, Docs: p.Docs, Statuses: p.Statuses, Sealer: p.Sealer, Upstream: up, Documents: docs,
@@ -56,5 +59,5 @@ func wireSubmissions(p submissionParts) *submission.Submissions {
 	return submission.NewSubmissions(submission.Deps{
 		Apps: p.Apps, Readiness: p.Readiness, Sealer: p.Sealer, Pricing: p.Pricing, Queue: p.Queue,
 		Views: p.Views, Now: p.Now, Log: log,
-	})
+	}), proxy
 }

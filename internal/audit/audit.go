@@ -51,8 +51,7 @@ const (
 	// ActionImported: the application was updated from an imported file (one created
 	// from a file is ActionCreated, with the batch and row in its details).
 	ActionImported = "imported"
-	// ActionMessageLinkViewed: an admin saw the secret link of a held outbox message.
-	ActionMessageLinkViewed = "message_link_viewed"
+
 	// Merchants, recorded by the merchants room on the merchant's trail.
 	// ActionMerchantBoarded: the upstream boarded the application; the merchant exists.
 	ActionMerchantBoarded = "merchant_boarded"
@@ -79,7 +78,37 @@ const (
 	ActionMerchantAlert = "merchant_alert"
 	// ActionMerchantAlertResolved: an admin decided about the alert (Message).
 	ActionMerchantAlertResolved = "merchant_alert_resolved"
+	// ActionMessageLinkViewed: an admin saw the secret link of a held outbox message.
+	ActionMessageLinkViewed = "message_link_viewed"
 )
+
+// Card terminals, recorded by the terminals room about the merchant and the
+// transaction (TerminalDetails).
+const (
+	// ActionTerminalLaunched: a person launched a transaction on a terminal.
+	ActionTerminalLaunched = "terminal_launched"
+	// ActionTerminalConfirmed: a person said what a terminal showed for a
+	// transaction whose outcome was unknown.
+	ActionTerminalConfirmed = "terminal_confirmed"
+	// ActionTerminalResent: a person sent an unknown transaction again.
+	ActionTerminalResent = "terminal_resent"
+	// ActionTerminalsRefreshed: a person downloaded a location's devices.
+	ActionTerminalsRefreshed = "terminals_refreshed"
+)
+
+// TerminalDetails is what the terminal entries keep: never card data (the
+// last four digits at most are not kept either).
+type TerminalDetails struct {
+	LaunchID   string `json:"launch_id,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	Amount     string `json:"amount,omitempty"`
+	LocationID string `json:"location_id,omitempty"`
+	Device     string `json:"device,omitempty"`
+	Reference  string `json:"reference,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	// Outcome is what the person said the terminal showed.
+	Outcome string `json:"outcome,omitempty"`
+}
 
 // Details is the JSON the workspace's entries keep in audit_events.details. It never
 // holds a value of personal data: a revealed field is named by its key, which holds an

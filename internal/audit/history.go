@@ -123,6 +123,12 @@ func describeEvent(r row, d Details) string {
 		if text, ok := describeSubmissionEvent(r.Action, d); ok {
 			return text
 		}
+		if text, ok := describeTerminalEvent(r); ok {
+			return text
+		}
+		if text, ok := describePaymentEvent(r.Action, r.Details); ok {
+			return text
+		}
 		if text, ok := describeMerchantEvent(r.Action, d); ok {
 			return text
 		}

@@ -35,12 +35,12 @@ type Subject struct {
 // Application is the subject of an application's trail.
 func Application(id uuid.UUID) Subject { return Subject{Kind: SubjectApplication, ID: id} }
 
-// Message is the subject of an outbox message's trail.
-func Message(id uuid.UUID) Subject { return Subject{Kind: SubjectMessage, ID: id} }
-
 // Merchant is the subject of a merchant's trail: its credentials, members,
 // permissions, suspension, alerts, and every payment and terminal action.
 func Merchant(id uuid.UUID) Subject { return Subject{Kind: SubjectMerchant, ID: id} }
+
+// Message is the subject of an outbox message's trail.
+func Message(id uuid.UUID) Subject { return Subject{Kind: SubjectMessage, ID: id} }
 
 // Event is one entry of an audit trail. Fields names changed fields and Details
 // says more (encoded as JSON); neither ever holds a value of personal data.

@@ -76,6 +76,11 @@ func (e env) serve(ctx context.Context) error {
 		_ = ln.Close()
 		return err
 	}
+	// The follower of terminal transactions runs with the workers: it
+	// resumes, with their original budget, every launch still in flight.
+	if cfg.Workers.Run {
+		a.Terminals.Start(ctx)
+	}
 	fmt.Fprintf(e.stdout, "Portal listening on %s\n", cfg.PublicURL)
 	if created {
 		fmt.Fprintf(e.stdout, "Sign in at %s/login with the admin e-mail and password printed above.\n", cfg.PublicURL)
@@ -99,7 +104,7 @@ func (e env) serve(ctx context.Context) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- a.Jobs.Stop(shutdownCtx) }()
+	go func() { jobsDone <- errors.Join(a.Jobs.Stop(shutdownCtx), a.Terminals.Stop(shutdownCtx)) }()
 	if serveErr == nil {
 		if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			serveErr = err

@@ -51,14 +51,27 @@ type Config struct {
 	Storage   StorageConfig
 	SMTP      SMTPConfig
 	Workers   WorkerConfig
+	// Terminals tunes the following of card-terminal transactions.
+	Terminals TerminalsConfig
+	Payments  PaymentsConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
 type WorkerConfig struct {
 	// Run makes this instance work jobs; a web-only instance still enqueues them.
 	Run bool
-	// Concurrency bounds the jobs this instance works at once.
+	// Concurrency bounds the housekeeping jobs (the default queue) this instance works
+	// at once.
 	Concurrency int
+	// PushConcurrency bounds the pushes upstream this instance works at once. A push
+	// spends nearly all its time waiting on the upstream, so many run at once.
+	PushConcurrency int
+	// MailConcurrency bounds the e-mail deliveries this instance works at once, on a
+	// queue of their own so they never wait behind pushes.
+	MailConcurrency int
+	// LeaseTTL is how long a running job's lease lasts without being renewed: the jobs
+	// of a process that died are worked again about this long after it died.
+	LeaseTTL time.Duration
 	// JobTimeout cancels a job that runs longer, unless its worker says otherwise.
 	JobTimeout time.Duration
 	// RescueAfter is when a job still marked running (its worker died) is retried.
@@ -152,7 +165,6 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		LogLevel:                r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
 		ListenAddr:              r.str("PORTAL_LISTEN_ADDR", "127.0.0.1:8080"),
 		TrustProxy:              r.boolean("PORTAL_TRUST_PROXY", false),
-		DBMaxConns:              int32(r.integer("PORTAL_DB_MAX_CONNS", 20, 4, 500)),
 		SessionIdleTimeout:      r.duration("PORTAL_SESSION_IDLE_TIMEOUT", 30*time.Minute),
 		SessionLifetime:         r.duration("PORTAL_SESSION_LIFETIME", 12*time.Hour),
 		PasswordHashConcurrency: r.integer("PORTAL_PASSWORD_HASH_CONCURRENCY", 0, 0, 1024),
@@ -205,7 +217,9 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		}
 	}
 	c.Sandbox = readSandbox(r)
+	c.Terminals = readTerminals(r)
 	c.Processor = readProcessor(r, c)
+	c.Payments = readPayments(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),
@@ -231,7 +245,10 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	}
 	c.Workers = WorkerConfig{
 		Run:             r.boolean("PORTAL_RUN_WORKERS", true),
-		Concurrency:     r.integer("PORTAL_WORKER_CONCURRENCY", 10, 1, 1000),
+		Concurrency:     r.integer("PORTAL_WORKER_CONCURRENCY", 4, 1, 1000),
+		PushConcurrency: r.integer("PORTAL_PUSH_CONCURRENCY", 64, 1, 1000),
+		MailConcurrency: r.integer("PORTAL_MAIL_CONCURRENCY", 8, 1, 1000),
+		LeaseTTL:        r.durationBetween("PORTAL_JOB_LEASE", 15*time.Second, 3*time.Second, 10*time.Minute),
 		JobTimeout:      r.duration("PORTAL_JOB_TIMEOUT", 5*time.Minute),
 		RescueAfter:     r.duration("PORTAL_JOB_RESCUE_AFTER", 15*time.Minute),
 		ShutdownTimeout: r.duration("PORTAL_WORKER_SHUTDOWN_TIMEOUT", 25*time.Second),
@@ -239,8 +256,13 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	if c.Workers.RescueAfter <= c.Workers.JobTimeout {
 		r.fail("PORTAL_JOB_RESCUE_AFTER", "must be longer than PORTAL_JOB_TIMEOUT, or running jobs would be retried while still running")
 	}
-	if c.Workers.Run && int32(c.Workers.Concurrency) >= c.DBMaxConns {
-		r.fail("PORTAL_WORKER_CONCURRENCY", "must be lower than PORTAL_DB_MAX_CONNS, so web requests still get database connections while every worker is busy")
+	// The pool serves web requests and the jobs. Housekeeping and e-mail jobs may hold a
+	// connection for most of their run; a push holds one only while it records a step
+	// (a few milliseconds between upstream calls of 100 ms or more), so a quarter of the
+	// pushes' slots is ample. The rest is for web requests.
+	c.DBMaxConns = int32(r.integer("PORTAL_DB_MAX_CONNS", defaultPoolSize(c.Workers), 4, 500))
+	if c.Workers.Run && int(c.DBMaxConns) <= c.Workers.Concurrency+c.Workers.MailConcurrency {
+		r.fail("PORTAL_DB_MAX_CONNS", "must be larger than PORTAL_WORKER_CONCURRENCY plus PORTAL_MAIL_CONCURRENCY, so web requests still get database connections while every worker is busy")
 	}
 	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
 		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
@@ -249,6 +271,19 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		return nil, &Error{Problems: r.errs}
 	}
 	return c, nil
+}
+
+// webConnections is the share of the default pool kept for web requests.
+const webConnections = 16
+
+// defaultPoolSize sizes the database pool to the workers: every housekeeping and e-mail
+// worker, a quarter of the push workers, and webConnections for web requests.
+func defaultPoolSize(w WorkerConfig) int {
+	n := webConnections
+	if w.Run {
+		n += w.Concurrency + w.MailConcurrency + (w.PushConcurrency+3)/4
+	}
+	return min(n, 500)
 }
 
 // Error lists every configuration problem found, one per variable.

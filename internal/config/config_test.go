@@ -38,6 +38,38 @@ func TestDefaults(t *testing.T) {
 	if c.SecureCookies() {
 		t.Error("http public URL must not force Secure cookies")
 	}
+	w := c.Workers
+	if w.PushConcurrency != 64 || w.MailConcurrency != 8 || w.Concurrency != 4 || w.LeaseTTL != 15*time.Second {
+		t.Errorf("worker defaults: %+v", w)
+	}
+	// The pool: 16 for web requests, every housekeeping and e-mail worker, a quarter of the push workers.
+	if c.DBMaxConns != 16+4+8+16 {
+		t.Errorf("pool of %d connections by default", c.DBMaxConns)
+	}
+}
+
+// The pool follows the workers unless set; a web-only instance keeps the web share.
+func TestPoolIsSizedToTheWorkers(t *testing.T) {
+	for _, tc := range []struct {
+		vars map[string]string
+		want int32
+	}{
+		{map[string]string{"PORTAL_PUSH_CONCURRENCY": "200"}, 16 + 4 + 8 + 50},
+		{map[string]string{"PORTAL_RUN_WORKERS": "false"}, 16},
+		{map[string]string{"PORTAL_DB_MAX_CONNS": "30"}, 30},
+	} {
+		vars := valid()
+		for k, v := range tc.vars {
+			vars[k] = v
+		}
+		c, err := config.Load(lookup(vars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.DBMaxConns != tc.want {
+			t.Errorf("%v: pool of %d, want %d", tc.vars, c.DBMaxConns, tc.want)
+		}
+	}
 }
 
 func TestDatabaseURLFallsBackToDATABASE_URL(t *testing.T) {
@@ -78,6 +110,9 @@ func TestBadValuesNameTheirVariable(t *testing.T) {
 		{"PORTAL_STORAGE", "s3", `PORTAL_S3_BUCKET is required when PORTAL_STORAGE=s3`},
 		{"PORTAL_UPSTREAM_MODE", "remote", `PORTAL_UPSTREAM_BASE_URL is required when PORTAL_UPSTREAM_MODE=remote`},
 		{"PORTAL_DATABASE_URL_FILE", "/nonexistent/secret", `PORTAL_DATABASE_URL and PORTAL_DATABASE_URL_FILE are both set; set only one`},
+		{"PORTAL_JOB_LEASE", "1s", `PORTAL_JOB_LEASE must be between 3s and 10m0s, not 1s`},
+		{"PORTAL_PUSH_CONCURRENCY", "0", `PORTAL_PUSH_CONCURRENCY must be between 1 and 1000, not 0`},
+		{"PORTAL_DB_MAX_CONNS", "12", `PORTAL_DB_MAX_CONNS must be larger than PORTAL_WORKER_CONCURRENCY plus PORTAL_MAIL_CONCURRENCY`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {

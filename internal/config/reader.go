@@ -97,6 +97,16 @@ func (r *reader) duration(name string, def time.Duration) time.Duration {
 	return d
 }
 
+// durationBetween is duration with bounds, both allowed.
+func (r *reader) durationBetween(name string, def, lowest, highest time.Duration) time.Duration {
+	d := r.duration(name, def)
+	if d < lowest || d > highest {
+		r.fail(name, fmt.Sprintf("must be between %s and %s, not %s", lowest, highest, d))
+		return def
+	}
+	return d
+}
+
 func (r *reader) oneOf(name, def string, allowed ...string) string {
 	v := r.str(name, def)
 	for _, a := range allowed {

@@ -124,7 +124,9 @@ func vacuum(b *testing.B, env *apptest.Env) {
 // (page plus capped count) for typical requests, and the whole page through the real HTTP
 // stack (session, user, query, template). Results and query plans are in BENCHMARKS.md.
 func BenchmarkDashboardList(b *testing.B) {
-	env := apptest.New(b)
+	// No job workers: the seeded applications "submitting" would otherwise be pushed,
+	// beside the measurement, by the reconciler.
+	env := apptest.New(b, apptest.WithoutWorkers())
 	admin, adminPW := env.CreateUser(b, "admin@bench.example", models.RoleAdmin)
 	seedDashboard(b, env)
 	ctx := context.Background()

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/models"
@@ -120,10 +120,10 @@ type Service struct {
 	apps  *applications.Store
 }
 
-// NewService returns the dashboard's service: the list query reads db, the owner
+// NewService returns the dashboard's service: the list query reads pool, the owner
 // choices come from the applications store.
-func NewService(db *gorm.DB, apps *applications.Store) *Service {
-	return &Service{store: &Store{db: db}, apps: apps}
+func NewService(pool *pgxpool.Pool, apps *applications.Store) *Service {
+	return &Service{store: &Store{pool: pool}, apps: apps}
 }
 
 // List returns one page of the applications u may see. Reps see only their own, and never

@@ -4,17 +4,19 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/payportal/portal/internal/states"
 )
 
 // Store runs the dashboard's list query: a read of the applications table built for
 // speed (see BENCHMARKS.md). It never writes; the applications store does.
-type Store struct{ db *gorm.DB }
+type Store struct{ pool *pgxpool.Pool }
 
 // List runs the dashboard query: a capped count, then one keyset page in the chosen order.
 func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
@@ -35,23 +37,6 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 
 	var filters sqlParts
 	q.filters(&filters)
-	total, err := s.countUpTo(ctx, filters, countCap)
-	if err != nil {
-		return nil, err
-	}
-	page := &ListPage{Total: min(total, countCap), Capped: total > countCap}
-	filterFirst := total <= countCap
-	if !filterFirst && q.rangeAgainstOrder(order) {
-		// A date range on the other date than the order's: the planner expects matches spread
-		// evenly along the order's index, but the two dates move together, so the matches of
-		// an old range sit at the far end of it. Sort the matches instead while they are few.
-		more, err := s.countUpTo(ctx, filters, filterFirstCap)
-		if err != nil {
-			return nil, err
-		}
-		filterFirst = more <= filterFirstCap
-	}
-
 	where := filters.clone()
 	cursor := q.After
 	if backwards {
@@ -60,10 +45,20 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 	if cursor != uuid.Nil {
 		keyset(&where, order, cursor)
 	}
-	rows, err := s.pageRows(ctx, where, order, q.Limit+1, filterFirst)
+	var (
+		total int
+		rows  []ListRow
+		err   error
+	)
+	if q.unfiltered() {
+		total, rows, err = s.countAndWalk(ctx, filters, where, order, q.Limit+1)
+	} else {
+		total, rows, err = s.countThenPage(ctx, q, filters, where, order)
+	}
 	if err != nil {
 		return nil, err
 	}
+	page := &ListPage{Total: min(total, countCap), Capped: total > countCap}
 	more := len(rows) > q.Limit
 	if more {
 		rows = rows[:q.Limit]
@@ -92,8 +87,32 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 }
 
 // filterFirstCap is how many matches a date range may have and still be sorted in memory
-// rather than found along the order's index (see List).
+// rather than found along the order's index (see countThenPage).
 const filterFirstCap = 20_000
+
+// countThenPage counts the matches of a filtered list and then reads the page in the shape
+// the count calls for: when the matches are few, collect and sort them ("filter first")
+// rather than walk the order's index past everything that does not match.
+func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, where sqlParts, order []sortCol) (int, []ListRow, error) {
+	mode := q.execMode()
+	total, err := s.countUpTo(ctx, mode, filters, countCap)
+	if err != nil {
+		return 0, nil, err
+	}
+	filterFirst := total <= countCap
+	if !filterFirst && q.rangeAgainstOrder(order) {
+		// A date range on the other date than the order's: the planner expects matches spread
+		// evenly along the order's index, but the two dates move together, so the matches of
+		// an old range sit at the far end of it. Sort the matches instead while they are few.
+		more, err := s.countUpTo(ctx, mode, filters, filterFirstCap)
+		if err != nil {
+			return 0, nil, err
+		}
+		filterFirst = more <= filterFirstCap
+	}
+	rows, err := s.pageRows(ctx, mode, where, order, q.Limit+1, filterFirst)
+	return total, rows, err
+}
 
 // pageRows reads one page of rows. It is a deferred join: the inner query finds the ids of
 // the page, which the indexes (see the migration application_list) answer without reading the
@@ -102,34 +121,54 @@ const filterFirstCap = 20_000
 // The inner query normally reads the order's index until it has a page of matches. With
 // filterFirst it instead collects every match (OFFSET 0 keeps the planner from pushing the
 // order into the scan) and sorts them: best when the matches are few, or far along the index.
-func (s *Store) pageRows(ctx context.Context, where sqlParts, order []sortCol, limit int, filterFirst bool) ([]ListRow, error) {
-	inner := `SELECT a.id FROM applications a WHERE ` + where.sql() + ` ORDER BY ` + orderBy(order, "a") + ` LIMIT ?`
-	if filterFirst {
-		inner = `SELECT f.id FROM (SELECT a.id, a.updated_at, a.created_at, a.status, a.sort_name FROM applications a WHERE ` +
-			where.sql() + ` OFFSET 0) AS f ORDER BY ` + orderBy(order, "f") + ` LIMIT ?`
+func (s *Store) pageRows(ctx context.Context, mode pgx.QueryExecMode, where sqlParts, order []sortCol, limit int, filterFirst bool) ([]ListRow, error) {
+	res, err := s.pool.Query(ctx, pageSQL(where, order, filterFirst), append([]any{mode}, append(where.args, limit)...)...)
+	if err != nil {
+		return nil, fmt.Errorf("list applications: %w", err)
 	}
-	sql := `SELECT a.id, a.dba, a.legal_name, a.contact_name, a.contact_email, a.status, a.owner_id,
-		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
-		a.upstream_status, a.opened_at
-		FROM (` + inner + `) AS page
-		JOIN applications a ON a.id = page.id
-		JOIN users u ON u.id = a.owner_id
-		ORDER BY ` + orderBy(order, "a")
-	var rows []ListRow
-	if err := s.db.WithContext(ctx).Raw(sql, append(where.args, limit)...).Scan(&rows).Error; err != nil {
+	rows, err := pgx.CollectRows(res, scanListRow)
+	if err != nil {
 		return nil, fmt.Errorf("list applications: %w", err)
 	}
 	return rows, nil
 }
 
+// pageSQL is the query of pageRows; its last parameter is the limit.
+func pageSQL(where sqlParts, order []sortCol, filterFirst bool) string {
+	inner := `SELECT a.id FROM applications a WHERE ` + where.sql() + ` ORDER BY ` + orderBy(order, "a") + ` LIMIT ?`
+	if filterFirst {
+		inner = `SELECT f.id FROM (SELECT a.id, a.updated_at, a.created_at, a.status, a.sort_name FROM applications a WHERE ` +
+			where.sql() + ` OFFSET 0) AS f ORDER BY ` + orderBy(order, "f") + ` LIMIT ?`
+	}
+	return numbered(`SELECT a.id, a.dba, a.legal_name, a.contact_name, a.contact_email, a.status, a.owner_id,
+		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
+		a.upstream_status, a.opened_at
+		FROM (` + inner + `) AS page
+		JOIN applications a ON a.id = page.id
+		JOIN users u ON u.id = a.owner_id
+		ORDER BY ` + orderBy(order, "a"))
+}
+
+// scanListRow reads one row of pageRows.
+func scanListRow(row pgx.CollectableRow) (ListRow, error) {
+	var r ListRow
+	err := row.Scan(&r.ID, &r.DBA, &r.LegalName, &r.ContactName, &r.ContactEmail, &r.Status, &r.OwnerID,
+		&r.OwnerName, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt, &r.UpstreamStatus, &r.OpenedAt)
+	return r, err
+}
+
 // countUpTo counts the matching applications, stopping after limit+1.
-func (s *Store) countUpTo(ctx context.Context, filters sqlParts, limit int) (int, error) {
+func (s *Store) countUpTo(ctx context.Context, mode pgx.QueryExecMode, filters sqlParts, limit int) (int, error) {
 	var n int64
-	sql := `SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS matching`
-	if err := s.db.WithContext(ctx).Raw(sql, append(filters.args, limit+1)...).Scan(&n).Error; err != nil {
+	if err := s.pool.QueryRow(ctx, countSQL(filters), append([]any{mode}, append(filters.args, limit+1)...)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count applications: %w", err)
 	}
 	return int(n), nil
+}
+
+// countSQL is the query of countUpTo; its last parameter is the cap plus one.
+func countSQL(filters sqlParts) string {
+	return numbered(`SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS matching`)
 }
 
 // rangeAgainstOrder reports whether the query bounds a date that is not the order's first key.
@@ -192,16 +231,16 @@ func (q ListQuery) filters(w *sqlParts) {
 // outcomeFilter adds the conditions of an outcome of the state table.
 func outcomeFilter(w *sqlParts, f states.Filter) {
 	if len(f.Portal) > 0 {
-		w.add("a.status IN ?", f.Portal)
+		w.add("a.status = ANY(?)", f.Portal)
 	}
 	switch {
 	case len(f.Upstream) > 0 && f.UpstreamOrNone:
-		w.add("(a.upstream_status IN ? OR a.upstream_status IS NULL)", f.Upstream)
+		w.add("(a.upstream_status = ANY(?) OR a.upstream_status IS NULL)", f.Upstream)
 	case len(f.Upstream) > 0:
-		w.add("a.upstream_status IN ?", f.Upstream)
+		w.add("a.upstream_status = ANY(?)", f.Upstream)
 	}
 	if f.NotDecided {
-		w.add("(a.upstream_status IS NULL OR a.upstream_status NOT IN ?)", f.NotDecidedStates)
+		w.add("(a.upstream_status IS NULL OR a.upstream_status <> ALL(?))", f.NotDecidedStates)
 	}
 }
 
@@ -244,6 +283,26 @@ func comparison(c sortCol, orEqual bool) string {
 // escapeLike makes user input match literally in a LIKE pattern.
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// numbered turns the ? placeholders of the built SQL into PostgreSQL's $1, $2, ... (the SQL
+// is the store's own: no ? stands anywhere else in it).
+func numbered(sql string) string {
+	var b strings.Builder
+	b.Grow(len(sql) + 16)
+	n := 0
+	for {
+		i := strings.IndexByte(sql, '?')
+		if i < 0 {
+			b.WriteString(sql)
+			return b.String()
+		}
+		n++
+		b.WriteString(sql[:i])
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(n))
+		sql = sql[i+1:]
+	}
 }
 
 // sqlParts collects AND-ed conditions and their arguments.

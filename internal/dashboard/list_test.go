@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/payportal/portal/internal/applications"
@@ -31,7 +32,7 @@ func newListFixture(t *testing.T) *listFixture {
 	t.Helper()
 	db := testdb.New(t)
 	appStore := applications.NewStore(db.Pool)
-	f := &listFixture{svc: NewService(db.Gorm, appStore), store: appStore, db: db.Gorm, apps: map[string]*models.Application{}}
+	f := &listFixture{svc: NewService(db.Pool, appStore), store: appStore, db: db.Gorm, apps: map[string]*models.Application{}}
 	for _, u := range []**models.User{&f.rep, &f.other, &f.admin} {
 		*u = &models.User{ID: uuid.New(), Role: models.RoleSalesRep, PasswordHash: "x", Active: true, SessionVersion: 1}
 	}
@@ -283,5 +284,47 @@ func TestListPagesThroughManyRowsInEveryOrder(t *testing.T) {
 				t.Errorf("paged %d rows, want %d in the same order", len(got), len(want))
 			}
 		})
+	}
+}
+
+// The warm-up of new connections plans real statements of the list.
+func TestWarmConnectionPlansTheListStatements(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	conn, err := db.Pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if err := WarmConnection(context.Background(), conn.Conn()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Searches and date ranges are planned for their own values every time; other lists keep
+// prepared statements; only lists without a narrowing filter read count and page at once.
+func TestListPlansByQuery(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		q          ListQuery
+		perValues  bool
+		unfiltered bool
+	}{
+		{ListQuery{}, false, true},
+		{ListQuery{OwnerID: uuid.New(), Sort: SortName, After: uuid.New()}, false, true},
+		{ListQuery{Deleted: true}, false, true},
+		{ListQuery{Status: "draft"}, false, false},
+		{ListQuery{Search: "fe"}, true, false},
+		{ListQuery{From: day}, true, false},
+		{ListQuery{To: day, DateField: DateCreated}, true, false},
+	}
+	for _, tt := range tests {
+		if got := tt.q.execMode() == pgx.QueryExecModeExec; got != tt.perValues {
+			t.Errorf("%+v: planned per values %v, want %v", tt.q, got, tt.perValues)
+		}
+		if got := tt.q.unfiltered(); got != tt.unfiltered {
+			t.Errorf("%+v: unfiltered %v, want %v", tt.q, got, tt.unfiltered)
+		}
 	}
 }

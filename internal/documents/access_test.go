@@ -90,7 +90,9 @@ func TestLockedOrSubmittingApplicationRefusesChanges(t *testing.T) {
 		{"submitting", "status", string(models.StatusSubmitting)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			env := apptest.New(t)
+			// No workers: the push reconciler would take up the application set to
+			// submitting by hand, fail to push it and hand it back as editable.
+			env := apptest.New(t, apptest.WithoutWorkers())
 			c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
 			a := newApplication(t, env, rep)
 			if res := upload(t, c, documents.SectionPath(a.ID), "other", "before.pdf", samplePDF); res.Status != http.StatusCreated {

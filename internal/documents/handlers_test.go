@@ -244,7 +244,9 @@ func TestHostileFileNames(t *testing.T) {
 				t.Errorf("storage key %q is not built from ids", d.StorageKey)
 			}
 			dl := c.Get(documents.SectionPath(a.ID) + "/" + d.ID.String() + "/download")
-			checkServed(t, dl, "attachment", documents.ContentTypePDF, tt.want)
+			// The download takes the extension of the type the bytes are: "invoicefdp.exe"
+			// saves as "invoicefdp.pdf".
+			checkServed(t, dl, "attachment", documents.ContentTypePDF, documents.DownloadName(tt.want, documents.ContentTypePDF))
 		})
 	}
 	list := c.Get(documents.SectionPath(a.ID) + "/list")

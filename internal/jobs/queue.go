@@ -41,13 +41,32 @@ import (
 	"github.com/payportal/portal/internal/config"
 )
 
+// The queues. Each has its own workers, so that no kind of work waits behind another:
+// pushes spend their time waiting on the upstream and run many at once; e-mails go out
+// beside them; the default queue holds the periodic housekeeping.
+const (
+	QueueDefault = river.QueueDefault
+	QueuePush    = "push"
+	QueueMail    = "mail"
+)
+
 // Config is how this instance runs its jobs.
 type Config struct {
 	// RunWorkers makes this instance work jobs. Without it the queue only
 	// enqueues, for web-only instances.
 	RunWorkers bool
-	// Concurrency bounds the jobs this instance works at once.
+	// Concurrency bounds the jobs of the default queue this instance works at once.
 	Concurrency int
+	// PushConcurrency and MailConcurrency bound the jobs of QueuePush and QueueMail
+	// this instance works at once (1 when unset).
+	PushConcurrency, MailConcurrency int
+	// LeaseTTL is how long a running job's lease lasts without renewal; it bounds how
+	// long the jobs of a dead process stay running (see Sweep). Default DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// Now and After are the clock of lease renewals and sweeps; nil means the real one.
+	// Tests replace them to make a lease expire without waiting.
+	Now   func() time.Time
+	After func(time.Duration) <-chan time.Time
 	// JobTimeout cancels a job's context after this long, unless its worker's
 	// Timeout method says otherwise. Zero means River's default (one minute).
 	JobTimeout time.Duration
@@ -71,6 +90,9 @@ func ConfigFrom(c config.WorkerConfig) Config {
 	return Config{
 		RunWorkers:      c.Run,
 		Concurrency:     c.Concurrency,
+		PushConcurrency: c.PushConcurrency,
+		MailConcurrency: c.MailConcurrency,
+		LeaseTTL:        c.LeaseTTL,
 		JobTimeout:      c.JobTimeout,
 		RescueAfter:     c.RescueAfter,
 		ShutdownTimeout: c.ShutdownTimeout,
@@ -83,6 +105,7 @@ type Queue struct {
 	cfg     Config
 	log     *slog.Logger
 	workers *river.Workers
+	leases  *leases
 	// inserter enqueues from the moment New returns; it never works jobs, so
 	// workers may still be registered after it exists.
 	inserter *river.Client[pgx.Tx]
@@ -91,21 +114,36 @@ type Queue struct {
 	periodic []*river.PeriodicJob
 	runner   *river.Client[pgx.Tx] // the working client, from Start to Stop
 	started  bool
+	// stopSweep ends the sweeps of orphaned jobs; swept is closed when they have.
+	stopSweep context.CancelFunc
+	swept     chan struct{}
 }
 
 // New returns a queue on pool. It enqueues at once; it works jobs only after
 // Start, and only when cfg.RunWorkers is set.
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Queue, error) {
-	if cfg.Concurrency < 1 {
-		cfg.Concurrency = 1
+	cfg.Concurrency = max(cfg.Concurrency, 1)
+	cfg.PushConcurrency = max(cfg.PushConcurrency, 1)
+	cfg.MailConcurrency = max(cfg.MailConcurrency, 1)
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
 	}
 	if cfg.RetryDelay == nil {
 		cfg.RetryDelay = DefaultRetryDelay
 	}
-	q := &Queue{pool: pool, cfg: cfg, log: log, workers: river.NewWorkers()}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.After == nil {
+		cfg.After = time.After
+	}
+	q := &Queue{pool: pool, cfg: cfg, log: log, workers: river.NewWorkers(),
+		leases: &leases{pool: pool, ttl: cfg.LeaseTTL, now: cfg.Now, after: cfg.After, log: log}}
 	inserter, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger:  log,
 		Workers: q.workers,
+		// The inserting client announces new jobs at most this often per queue.
+		FetchCooldown: q.fetchCooldown(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("jobs: %w", err)
@@ -117,13 +155,17 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Queue, error) {
 // Register adds the worker of one job kind. Call it while wiring the portal,
 // before Start and before the first insert; like river.AddWorker it panics on a
 // programming error (a kind registered twice, or registration after Start).
+//
+// Every run of the job holds a lease while it works (see Sweep): of the job itself,
+// or, when the arguments implement Exclusive, of their LeaseKey, so that two runs
+// with the same key never work at once; a run that finds the key held waits.
 func Register[T river.JobArgs](q *Queue, w river.Worker[T]) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.started {
 		panic(fmt.Sprintf("jobs: worker for %q registered after Start", (*new(T)).Kind()))
 	}
-	river.AddWorker(q.workers, w)
+	river.AddWorker[T](q.workers, &leasedWorker[T]{Worker: w, l: q.leases})
 }
 
 // AddPeriodic schedules a job to be enqueued at intervals by whichever running
@@ -136,6 +178,21 @@ func (q *Queue) AddPeriodic(job *river.PeriodicJob) {
 		panic("jobs: periodic job added after Start")
 	}
 	q.periodic = append(q.periodic, job)
+}
+
+// defaultFetchCooldown is the shortest time between two fetches of one queue's workers,
+// and between two announcements of new jobs on one queue. River's default of 100 ms made
+// a push submitted just after another finished wait up to 100 ms for a worker, a tenth of
+// a push; a fetch of an idle queue is a cheap query, so 10 ms costs little.
+const defaultFetchCooldown = 10 * time.Millisecond
+
+// fetchCooldown is defaultFetchCooldown, or a shorter poll interval (River requires the
+// cooldown to be no longer than the poll).
+func (q *Queue) fetchCooldown() time.Duration {
+	if q.cfg.PollInterval > 0 {
+		return min(q.cfg.PollInterval, defaultFetchCooldown)
+	}
+	return defaultFetchCooldown
 }
 
 // Insert enqueues a job on its own. Prefer InsertTx inside the transaction of

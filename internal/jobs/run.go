@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 )
@@ -36,25 +37,35 @@ func (q *Queue) Start(ctx context.Context) error {
 		return fmt.Errorf("jobs: start: %w", err)
 	}
 	q.runner = runner
-	q.log.Info("job workers started", "concurrency", q.cfg.Concurrency)
+	sweepCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	q.stopSweep, q.swept = stop, make(chan struct{})
+	go func() {
+		defer close(q.swept)
+		q.sweepLoop(sweepCtx)
+	}()
+	q.log.Info("job workers started", "default", q.cfg.Concurrency, "push", q.cfg.PushConcurrency, "mail", q.cfg.MailConcurrency,
+		"lease", q.cfg.LeaseTTL)
 	return nil
 }
 
 func (q *Queue) riverConfig() *river.Config {
 	cfg := &river.Config{
-		Logger:               q.log,
-		Workers:              q.workers,
-		PeriodicJobs:         q.periodic,
-		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: q.cfg.Concurrency}},
+		Logger:       q.log,
+		Workers:      q.workers,
+		PeriodicJobs: q.periodic,
+		Queues: map[string]river.QueueConfig{
+			QueueDefault: {MaxWorkers: q.cfg.Concurrency},
+			QueuePush:    {MaxWorkers: q.cfg.PushConcurrency},
+			QueueMail:    {MaxWorkers: q.cfg.MailConcurrency},
+		},
 		JobTimeout:           q.cfg.JobTimeout,
 		RescueStuckJobsAfter: q.cfg.RescueAfter,
 		SoftStopTimeout:      q.cfg.ShutdownTimeout,
 		RetryPolicy:          retryPolicy{delay: q.cfg.RetryDelay},
+		FetchCooldown:        q.fetchCooldown(),
 	}
 	if q.cfg.PollInterval > 0 {
 		cfg.FetchPollInterval = q.cfg.PollInterval
-		// River requires the cooldown between fetches to be no longer than the poll.
-		cfg.FetchCooldown = min(q.cfg.PollInterval, 100*time.Millisecond)
 	}
 	return cfg
 }
@@ -63,10 +74,7 @@ func (q *Queue) riverConfig() *river.Config {
 // configured ShutdownTimeout, or when ctx ends, are cancelled; River puts them
 // back for a later attempt. Stop is a no-op on a queue that never started.
 func (q *Queue) Stop(ctx context.Context) error {
-	q.mu.Lock()
-	runner := q.runner
-	q.runner = nil
-	q.mu.Unlock()
+	runner := q.takeRunner()
 	if runner == nil {
 		return nil
 	}
@@ -88,14 +96,24 @@ func (q *Queue) Stop(ctx context.Context) error {
 // StopAndCancel cancels running jobs at once and stops; tests use it to end
 // quickly.
 func (q *Queue) StopAndCancel(ctx context.Context) error {
-	q.mu.Lock()
-	runner := q.runner
-	q.runner = nil
-	q.mu.Unlock()
+	runner := q.takeRunner()
 	if runner == nil {
 		return nil
 	}
 	return runner.StopAndCancel(ctx)
+}
+
+// takeRunner ends the sweeps and hands the working client to the caller that stops it.
+func (q *Queue) takeRunner() *river.Client[pgx.Tx] {
+	q.mu.Lock()
+	runner, stopSweep, swept := q.runner, q.stopSweep, q.swept
+	q.runner, q.stopSweep = nil, nil
+	q.mu.Unlock()
+	if stopSweep != nil {
+		stopSweep()
+		<-swept
+	}
+	return runner
 }
 
 // Subscribe reports what happens to the jobs this instance works (completed,

@@ -26,6 +26,8 @@ const (
 	// KindMerchantAlert raises to the owning rep and the admins what the
 	// upstream said of a boarded merchant (declined, withdrawn).
 	KindMerchantAlert Kind = "merchant_alert"
+	// KindReceipt carries a payment receipt to a merchant's customer.
+	KindReceipt Kind = "receipt"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -45,6 +47,8 @@ func (k Kind) Label() string {
 		return "Merchant access"
 	case KindMerchantAlert:
 		return "Merchant alert"
+	case KindReceipt:
+		return "Payment receipt"
 	}
 	return string(k)
 }

@@ -211,7 +211,8 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// deliverInsertOpts bounds the delivery attempts of one message.
+// deliverInsertOpts bounds the delivery attempts of one message and puts them
+// on the e-mails' own queue, where they never wait behind pushes.
 func deliverInsertOpts() *river.InsertOpts {
-	return &river.InsertOpts{MaxAttempts: DeliveryAttempts}
+	return &river.InsertOpts{Queue: jobs.QueueMail, MaxAttempts: DeliveryAttempts}
 }

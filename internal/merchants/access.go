@@ -194,3 +194,15 @@ var errNoLocation = apperr.New(apperr.KindNotFound, "There is no such location o
 
 // isNotFound reports a row that is not there.
 func isNotFound(err error) bool { return errors.Is(err, models.ErrNotFound) }
+
+// Credentials loads a merchant with its decrypted credentials for the
+// portal's own background work, which acts for nobody (reading back a
+// payment whose answer was lost): no user, no permission. A person's action
+// goes through Authorize. Never log or show what it returns.
+func (s *Service) Credentials(ctx context.Context, id uuid.UUID) (*Access, error) {
+	m, err := s.d.Store.Get(ctx, nil, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.credentials(ctx, m)
+}

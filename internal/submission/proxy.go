@@ -123,7 +123,8 @@ type PushResult struct {
 // PushAll sends docs with at most concurrency uploads at once (default 3)
 // and returns one result per document, in the order given. Each document
 // gets its presigned URL only when its turn comes, so waiting for a free
-// slot never eats into a URL's lifetime.
+// slot never eats into a URL's lifetime. docs must be as just read from the
+// store: one already uploaded is skipped on the strength of its row.
 func (p *Proxy) PushAll(ctx context.Context, upstreamAppID string, docs []models.Document, concurrency int) []PushResult {
 	if concurrency <= 0 {
 		concurrency = DefaultPushConcurrency
@@ -143,7 +144,7 @@ func (p *Proxy) PushAll(ctx context.Context, upstreamAppID string, docs []models
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			results[i].FileID, results[i].Err = p.PushDocument(ctx, upstreamAppID, doc)
+			results[i].FileID, results[i].Err = p.push(ctx, upstreamAppID, &doc)
 		}()
 	}
 	wg.Wait()
@@ -159,6 +160,11 @@ func (p *Proxy) PushDocument(ctx context.Context, upstreamAppID string, doc mode
 	if err != nil {
 		return "", fmt.Errorf("submission: loading document %s: %w", doc.ID, err)
 	}
+	return p.push(ctx, upstreamAppID, cur)
+}
+
+// push is PushDocument on a row just read.
+func (p *Proxy) push(ctx context.Context, upstreamAppID string, cur *models.Document) (string, error) {
 	if cur.UpstreamStatus == documents.UpstreamUploaded && cur.UpstreamFileID != nil && *cur.UpstreamFileID != "" {
 		return *cur.UpstreamFileID, nil
 	}
@@ -212,21 +218,27 @@ type stepError struct {
 func (e *stepError) Error() string { return e.step + ": " + e.err.Error() }
 func (e *stepError) Unwrap() error { return e.err }
 
-// attempt posts the metadata and streams the stored bytes to the URL.
-func (p *Proxy) attempt(ctx context.Context, upstreamAppID string, doc *models.Document, last bool) (string, error) {
-	if err := p.docs.MarkAttempt(ctx, doc.ID); err != nil {
-		return "", &stepError{"record", err}
-	}
+// attempt posts the metadata and streams the stored bytes to the URL. The
+// attempt is recorded while the metadata goes out, and the file id while the
+// bytes do, so neither record waits on the upstream nor the upstream on them.
+func (p *Proxy) attempt(ctx context.Context, upstreamAppID string, doc *models.Document, last bool) (fileID string, err error) {
+	marked := p.recordBeside(ctx, func(ctx context.Context) error { return p.docs.MarkAttempt(ctx, doc.ID) })
 	up, err := p.files.CreateFile(ctx, upstreamAppID, upstream.FileMetadata{
 		FileType: UpstreamFileType(doc.DocType), Name: doc.DisplayName,
 		ContentLength: doc.SizeBytes, ContentType: doc.ContentType,
 	})
+	if merr := marked(); merr != nil {
+		return "", &stepError{"record", merr}
+	}
 	if err != nil {
 		return "", &stepError{"metadata", err}
 	}
-	if err := p.docs.MarkFileID(ctx, doc.ID, up.FileID); err != nil {
-		return "", &stepError{"record", err}
-	}
+	idMarked := p.recordBeside(ctx, func(ctx context.Context) error { return p.docs.MarkFileID(ctx, doc.ID, up.FileID) })
+	defer func() {
+		if merr := idMarked(); merr != nil && err == nil {
+			fileID, err = "", &stepError{"record", merr}
+		}
+	}()
 	// On the last attempt the store decides: our clock may differ from the
 	// upstream's, and a refusal costs nothing more then.
 	if !last && !up.ExpiresAt.IsZero() && !p.opts.Now().Before(up.ExpiresAt) {
@@ -247,6 +259,14 @@ func (p *Proxy) attempt(ctx context.Context, upstreamAppID string, doc *models.D
 }
 
 var errSizeMismatch = errors.New("submission: stored object size differs from the document row")
+
+// recordBeside starts write at once and returns a function that waits for
+// its outcome.
+func (p *Proxy) recordBeside(ctx context.Context, write func(context.Context) error) func() error {
+	done := make(chan error, 1)
+	go func() { done <- write(ctx) }()
+	return sync.OnceValue(func() error { return <-done })
+}
 
 // retryable reports whether another attempt, with a fresh URL, may succeed.
 func retryable(err error) bool {

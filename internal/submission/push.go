@@ -1,12 +1,15 @@
 package submission
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,6 +20,7 @@ import (
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -54,13 +58,20 @@ var liveJobStates = []rivertype.JobState{
 	rivertype.JobStateRetryable, rivertype.JobStateScheduled,
 }
 
-// InsertOpts makes the job unique per submission and bounds its attempts.
+// InsertOpts puts the job on the pushes' own queue, makes it unique per
+// submission and bounds its attempts.
 func (PushArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{
+		Queue:       jobs.QueuePush,
 		MaxAttempts: PushMaxAttempts,
 		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: liveJobStates},
 	}
 }
+
+// LeaseKey makes one application's pushes exclusive: a run holds the
+// application's lease while it works (even while a slow upload goes on), so
+// no two runs ever push it at the same time, whichever jobs they belong to.
+func (a PushArgs) LeaseKey() string { return "application_push:" + a.ApplicationID.String() }
 
 // Upstream is what the push needs of the upstream API; *upstream.Client
 // implements it.
@@ -123,9 +134,9 @@ type PushDeps struct {
 	Log     *slog.Logger
 }
 
-// PushWorker pushes a submitted application upstream: start, PATCH the data,
-// upload the documents, create the link, then lock the application and e-mail
-// the merchant. Each step is recorded when it succeeds, so a run that stops
+// PushWorker pushes a submitted application upstream: start, then PATCH the
+// data and upload the documents at once, then (only when both succeeded)
+// create the link, lock the application and e-mail the merchant. Each step is recorded when it succeeds, so a run that stops
 // halfway (crash, timeout, transient failure) is resumed by the next one. The
 // upstream application is started with the application's id as
 // externalApplicationId and its id stored at once, so there is never a
@@ -201,48 +212,122 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	if w.d.Upstream == nil {
 		return permanentFailure(stepStart, "The portal has no connection to the processor configured. An admin needs to set the upstream settings; then submit again.", errNoUpstream)
 	}
+	// The documents to send are listed while the upstream application starts.
+	var (
+		listed  sync.WaitGroup
+		docs    []models.Document
+		listErr error
+	)
+	docsToRecord := a.DocumentsSentAt == nil
+	if docsToRecord {
+		listed.Go(func() { docs, listErr = st.documents(ctx, a.ID) })
+	}
 	upID := deref(a.UpstreamApplicationID)
+	// started is the outcome of storing the upstream application's id: done
+	// already, or running beside the first calls that use it. Each step waits
+	// for it before recording itself, so the records keep the steps' order;
+	// the upstream needs no wait, since a start repeated with our id returns
+	// the same application.
+	started := make(chan error, 1)
 	if upID == "" {
 		var err error
 		upID, err = w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
 			ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
 		})
 		if upstream.IsPricingCodeRefused(err) {
+			listed.Wait()
 			return w.pricingCodeRefused(ctx, a, err)
 		}
 		if err != nil {
+			listed.Wait()
 			return stepFailed(stepStart, err)
 		}
-		if err := st.started(ctx, a, upID); err != nil {
-			return err
-		}
+		go func() { started <- st.started(ctx, a.ID, a.SubmissionCount, upID) }()
+	} else {
+		started <- nil
 	}
-	notResent := false
+	startedOnce := sync.OnceValue(func() error { return <-started })
+	// Every PATCH must come before the link; the documents may go up beside
+	// it, as soon as the upstream application exists.
+	var (
+		wg               sync.WaitGroup
+		dataErr, docsErr error
+		dataNotResent    bool
+	)
 	if a.DataSentAt == nil {
-		data, err := w.d.Sealer.OpenSnapshot(a)
-		if err != nil {
-			return permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
-		}
-		if err := w.d.Upstream.PatchApplication(ctx, upID, data); err != nil {
-			if !w.alreadyLinked(ctx, upID, err) {
-				return stepFailed(stepData, err)
+		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID, startedOnce) })
+	}
+	if docsToRecord {
+		wg.Go(func() {
+			if listed.Wait(); listErr != nil {
+				docsErr = listErr
+				return
 			}
-			// Documents can still be added; the link below is the existing one.
-			notResent = true
-		} else if err := st.dataSent(ctx, a); err != nil {
-			return err
-		}
+			docsErr = w.sendDocuments(ctx, a, upID, docs)
+		})
 	}
-	if a.DocumentsSentAt == nil {
-		if err := w.sendDocuments(ctx, st, a, upID); err != nil {
-			return err
-		}
+	wg.Wait()
+	if err := startedOnce(); err != nil {
+		return err
 	}
-	link, err := w.d.Upstream.CreateLink(ctx, upID)
+	a.UpstreamApplicationID = &upID
+	if err := firstFailure(dataErr, docsErr); err != nil {
+		if docsToRecord && docsErr == nil && !errors.Is(err, errMovedOn) {
+			// The documents are up though the data is not: the next run sends the data alone.
+			if rerr := st.documentsSent(ctx, a); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+		}
+		return err
+	}
+	return w.link(ctx, st, a, upID, linkInputs{dataNotResent: dataNotResent, recordDocuments: docsToRecord})
+}
+
+// linkInputs is what the last step learns from the ones before it.
+type linkInputs struct {
+	// dataNotResent: the link already existed upstream (see alreadyLinked).
+	dataNotResent bool
+	// recordDocuments: this run uploaded the documents and has yet to record it.
+	recordDocuments bool
+}
+
+// sendData PATCHes the sealed snapshot and, once the upstream id is stored,
+// records it. notResent: the link already existed upstream, which refuses
+// the PATCH (see alreadyLinked).
+func (w *PushWorker) sendData(ctx context.Context, st *pushStore, a *models.Application, upID string, started func() error) (notResent bool, err error) {
+	data, err := w.d.Sealer.OpenSnapshot(a)
 	if err != nil {
-		return stepFailed(stepLink, err)
+		return false, permanentFailure(stepData, "The submitted data could not be read back; submit again.", err)
 	}
-	return w.finish(ctx, st, a, link, notResent)
+	if err := w.d.Upstream.PatchApplication(ctx, upID, data); err != nil {
+		if !w.alreadyLinked(ctx, upID, err) {
+			return false, stepFailed(stepData, err)
+		}
+		// Documents can still be added; the link below is the existing one.
+		return true, nil
+	}
+	if err := started(); err != nil {
+		return false, err
+	}
+	return false, st.dataSent(ctx, a)
+}
+
+// firstFailure is what stops a push whose data and documents went up at
+// once: nothing when both succeeded; errMovedOn when either found the
+// application gone on; a failure that needs the rep before one that a retry
+// may fix; otherwise the data's before the documents', as in the steps' order.
+func firstFailure(dataErr, docsErr error) error {
+	switch {
+	case dataErr == nil:
+		return docsErr
+	case docsErr == nil:
+		return dataErr
+	case errors.Is(dataErr, errMovedOn) || errors.Is(docsErr, errMovedOn):
+		return errMovedOn
+	case !classifyPush(dataErr).permanent && classifyPush(docsErr).permanent:
+		return docsErr
+	}
+	return dataErr
 }
 
 // alreadyLinked reports whether a PATCH was refused (409) because the link
@@ -259,16 +344,16 @@ func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr er
 	return err == nil && link != ""
 }
 
-// sendDocuments uploads the documents the upstream does not hold yet.
-func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models.Application, upID string) error {
-	docs, err := st.documents(ctx, a.ID)
-	if err != nil {
-		return err
-	}
+// sendDocuments uploads the documents the upstream does not hold yet; link
+// records that the upstream holds them all.
+func (w *PushWorker) sendDocuments(ctx context.Context, a *models.Application, upID string, docs []models.Document) error {
 	if len(docs) > 0 {
 		if w.d.Documents == nil {
 			return permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
 		}
+		// The largest first: its upload is the longest, so it should be the first to get
+		// its URL and to reach the upstream, which answers concurrent requests in turn.
+		slices.SortStableFunc(docs, func(x, y models.Document) int { return cmp.Compare(y.SizeBytes, x.SizeBytes) })
 		var failed *DocumentOutcome
 		for _, o := range w.d.Documents.SendDocuments(ctx, upID, docs, w.d.DocumentConcurrency) {
 			if o.Err == nil {
@@ -284,27 +369,34 @@ func (w *PushWorker) sendDocuments(ctx context.Context, st *pushStore, a *models
 			return &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
 		}
 	}
-	return st.documentsSent(ctx, a)
+	return nil
 }
 
-// finish records the link, locks the application and queues the e-mail to
-// the merchant, all in one transaction.
-func (w *PushWorker) finish(ctx context.Context, st *pushStore, a *models.Application, link string, dataNotResent bool) error {
-	token, err := handoff.NewOpenToken()
+// link creates the hand-off link and then, in one transaction, records it,
+// locks the application and queues the e-mail to the merchant. While the
+// upstream makes the link, the e-mail is built and the documents' upload is
+// recorded: the link is asked for only once every document is up, and a run
+// that fails to record them asks again, which returns the same link.
+func (w *PushWorker) link(ctx context.Context, st *pushStore, a *models.Application, upID string, in linkInputs) error {
+	var (
+		token          string
+		msg            mail.Message
+		msgErr, docErr error
+		beside         sync.WaitGroup
+	)
+	beside.Go(func() { token, msg, msgErr = w.handoffMessage(ctx, a) })
+	if in.recordDocuments {
+		beside.Go(func() { docErr = st.documentsSent(ctx, a) })
+	}
+	link, err := w.d.Upstream.CreateLink(ctx, upID)
+	beside.Wait()
 	if err != nil {
+		return stepFailed(stepLink, err)
+	}
+	if err := cmp.Or(docErr, msgErr); err != nil {
 		return err
 	}
-	msg, err := w.d.Handoff.Message(ctx, a, token)
-	if errors.Is(err, handoff.ErrNoContactEmail) {
-		// Validation makes this unreachable; the link still goes to the rep.
-		w.d.Log.Error("hand-off e-mail not queued", "application_id", a.ID, "err", err)
-		err = nil
-		msg.To = ""
-	}
-	if err != nil {
-		return err
-	}
-	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
+	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: in.dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
 		if msg.To == "" {
 			return nil
 		}
@@ -334,6 +426,22 @@ func (w *PushWorker) pricingCodeRefused(ctx context.Context, a *models.Applicati
 		msg += " The processor said: " + truncate(strings.TrimSpace(ue.Message), 300)
 	}
 	return &pushError{step: stepStart, permanent: true, message: msg, kind: applications.ErrorKindPricingCode, err: err}
+}
+
+// handoffMessage is the merchant's e-mail with a fresh tracking token; its
+// To is empty when there is nobody to send it to.
+func (w *PushWorker) handoffMessage(ctx context.Context, a *models.Application) (string, mail.Message, error) {
+	token, err := handoff.NewOpenToken()
+	if err != nil {
+		return "", mail.Message{}, err
+	}
+	msg, err := w.d.Handoff.Message(ctx, a, token)
+	if errors.Is(err, handoff.ErrNoContactEmail) {
+		// Validation makes this unreachable; the link still goes to the rep.
+		w.d.Log.Error("hand-off e-mail not queued", "application_id", a.ID, "err", err)
+		return token, mail.Message{}, nil
+	}
+	return token, msg, err
 }
 
 // timesText is "once", "2 times", ...

@@ -42,20 +42,18 @@ func (s *pushStore) begin(ctx context.Context, args PushArgs) (*models.Applicati
 }
 
 // started stores the upstream application's id at once, in its own
-// transaction, and applies status webhooks that arrived before it.
-func (s *pushStore) started(ctx context.Context, a *models.Application, upID string) error {
+// transaction, and applies status webhooks that arrived before it. It runs
+// beside the push's next calls, so it reads nothing of the application but
+// its id and submission.
+func (s *pushStore) started(ctx context.Context, id uuid.UUID, submission int, upID string) error {
 	now := s.now().UTC()
-	err := s.apps.InTx(ctx, func(tx pgx.Tx) error {
-		if err := s.apps.SetUpstreamID(ctx, tx, a, upID, now); err != nil {
+	key := &models.Application{ID: id, SubmissionCount: submission}
+	return s.apps.InTx(ctx, func(tx pgx.Tx) error {
+		if err := s.apps.SetUpstreamID(ctx, tx, key, upID, now); err != nil {
 			return movedOn(err)
 		}
-		return s.statuses.ApplyRecorded(ctx, tx, a.ID, upID, now)
+		return s.statuses.ApplyRecorded(ctx, tx, id, upID, now)
 	})
-	if err != nil {
-		return err
-	}
-	a.UpstreamApplicationID, a.UpstreamStartedAt = &upID, &now
-	return nil
 }
 
 // dataSent records that the data was PATCHed.

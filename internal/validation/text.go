@@ -66,16 +66,16 @@ func TextMessage(label string, p TextProblem) string {
 	return ""
 }
 
-// LengthMessage words a text that is longer than max characters.
-func LengthMessage(label string, max int) string {
-	return fmt.Sprintf("%s can be at most %d characters.", label, max)
+// LengthMessage words a text that is longer than limit characters.
+func LengthMessage(label string, limit int) string {
+	return fmt.Sprintf("%s can be at most %d characters.", label, limit)
 }
 
-// TooLong reports whether s has more than max characters (Unicode code points, as a person
+// TooLong reports whether s has more than limit characters (Unicode code points, as a person
 // counts them and as validator's max tag counts). Invalid UTF-8 counts a byte per character.
-func TooLong(s string, max int) bool {
-	if len(s) <= max {
+func TooLong(s string, limit int) bool {
+	if len(s) <= limit {
 		return false
 	}
-	return utf8.RuneCountInString(s) > max
+	return utf8.RuneCountInString(s) > limit
 }

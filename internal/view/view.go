@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -74,12 +75,21 @@ type Renderer struct {
 	sessions     *scs.SessionManager
 	resellerName string
 	zones        zones
+	// buffers are reused between renders: a page is tens of kilobytes, and growing a
+	// fresh buffer to that size on every request was a fifth of the garbage of a list page.
+	buffers sync.Pool
+	// fragments serves the template function "cached" (fragments.go).
+	fragments fragments
 }
 
 // New parses every template in fsys once; a broken template fails here, at
 // start-up, rather than in front of a user.
 func New(fsys fs.FS, funcs template.FuncMap, sessions *scs.SessionManager, resellerName string) (*Renderer, error) {
-	all := template.FuncMap{}
+	r := &Renderer{pages: map[string]*template.Template{}, sessions: sessions, resellerName: resellerName}
+	all := template.FuncMap{
+		// cached renders a partial once per distinct dot: {{cached "name" dot}} (fragments.go).
+		"cached": func(name string, dot any) (template.HTML, error) { return r.fragments.render(r.partials, name, dot) },
+	}
 	for k, v := range baseFuncs() {
 		all[k] = v
 	}
@@ -104,7 +114,7 @@ func New(fsys fs.FS, funcs template.FuncMap, sessions *scs.SessionManager, resel
 			return nil, fmt.Errorf("parse shared templates: %w", err)
 		}
 	}
-	r := &Renderer{pages: map[string]*template.Template{}, partials: base, sessions: sessions, resellerName: resellerName}
+	r.partials = base
 	for _, p := range pages {
 		t, err := base.Clone()
 		if err != nil {
@@ -162,8 +172,17 @@ func (r *Renderer) envelope(c echo.Context, title string, data any) Page {
 func (r *Renderer) execute(c echo.Context, status int, t *template.Template, name string, data Page) error {
 	// Render into a buffer first so a template error becomes a clean 500
 	// instead of half a page.
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
+	buf, _ := r.buffers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			r.buffers.Put(buf)
+		}
+	}()
+	if err := t.ExecuteTemplate(buf, name, data); err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
@@ -171,8 +190,12 @@ func (r *Renderer) execute(c echo.Context, status int, t *template.Template, nam
 	if u := CurrentUser(c); u != nil {
 		loc = r.zones.location(u.TimeZone)
 	}
+	// The response copies the bytes before HTMLBlob returns, so the buffer can go back.
 	return c.HTMLBlob(status, localize(buf.Bytes(), loc))
 }
+
+// maxPooledBuffer keeps an unusually large page's buffer from staying in the pool.
+const maxPooledBuffer = 1 << 20
 
 // StatusText is http.StatusText, exposed for templates of error pages.
 func StatusText(code int) string { return http.StatusText(code) }

@@ -121,6 +121,46 @@ func routes(e *echo.Echo, d Deps) {
 	signedIn.POST("/merchants/:id/resume", d.Merchants.Resume)                        // admins
 	signedIn.POST("/merchants/:id/alert", d.Merchants.ResolveAlert)                   // admins
 
+	// A merchant's payments: the virtual terminal, the ledger, batches,
+	// customers. Every handler loads the merchant as the user may see it (404
+	// otherwise) and checks the right its action needs (403) in the payments
+	// room; a suspended merchant cannot transact (409).
+	pay := signedIn.Group("/merchants/:id")
+	pay.GET("/payments/new", d.Payments.NewPayment)         // take payments
+	pay.POST("/payments/card", d.Payments.PayCard)          // take payments
+	pay.POST("/payments/ach", d.Payments.PayACH)            // take payments
+	pay.POST("/payments/saved", d.Payments.PaySaved)        // take payments
+	pay.GET("/transactions", d.Payments.Ledger)             // view
+	pay.GET("/transactions/export.csv", d.Payments.Export)  // view
+	pay.GET("/batches", d.Payments.Batches)                 // view
+	pay.GET("/transactions/:tid", d.Payments.Show)          // view
+	pay.GET("/transactions/:tid/status", d.Payments.Status) // view
+	pay.GET("/transactions/:tid/reverse", d.Payments.ShowReverse)
+	pay.POST("/transactions/:tid/reverse", d.Payments.Reverse) // void or refund
+	pay.POST("/transactions/:tid/capture", d.Payments.Capture) // capture and adjust
+	pay.POST("/transactions/:tid/tip", d.Payments.AdjustTip)   // capture and adjust
+	pay.POST("/transactions/:tid/receipt", d.Payments.SendReceipt)
+	pay.GET("/customers", d.Payments.Customers)
+	pay.POST("/customers", d.Payments.CreateCustomer)
+	pay.GET("/customers/:cid", d.Payments.ShowCustomer)
+	pay.POST("/customers/:cid/methods", d.Payments.SaveMethod)               // saved methods
+	pay.POST("/customers/:cid/methods/:sid/remove", d.Payments.RemoveMethod) // saved methods
+
+	// A merchant's card terminals. Every handler loads the merchant as the
+	// user may see it (404 otherwise); launching checks the right of its kind
+	// (use terminals; refund, void, capture and adjust; installers: save card
+	// and test amounts) in the terminals room (403); a suspended merchant
+	// launches nothing (409), a busy device takes nothing (409).
+	term := signedIn.Group("/merchants/:id/terminals")
+	term.GET("", d.Terminals.Devices)                           // view
+	term.POST("/refresh", d.Terminals.Refresh)                  // use terminals, installers
+	term.GET("/launch", d.Terminals.NewLaunch)                  // the right of the kind
+	term.POST("/launches", d.Terminals.Launch)                  // the right of the kind
+	term.GET("/launches/:launch", d.Terminals.Show)             // view
+	term.GET("/launches/:launch/status", d.Terminals.Status)    // view
+	term.POST("/launches/:launch/confirm", d.Terminals.Confirm) // use terminals, installers
+	term.POST("/launches/:launch/resend", d.Terminals.Resend)   // the right of the kind
+
 	// Admins only.
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))
 	admin.GET("/users", d.Auth.ListUsers)

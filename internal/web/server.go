@@ -21,9 +21,11 @@ import (
 	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/workspace"
 )
@@ -56,8 +58,12 @@ type Deps struct {
 	Imports *imports.Handlers
 	// Insights serves the onboarding funnel.
 	Insights *insights.Handlers
+	// Payments serves a merchant's virtual terminal, ledger and customers.
+	Payments *payments.Handlers
 	// Merchants serves the boarded merchants.
 	Merchants *merchants.Handlers
+	// Terminals serves a merchant's card terminals and their transactions.
+	Terminals *terminals.Handlers
 }
 
 // New returns the portal's HTTP handler.

@@ -74,8 +74,8 @@ func textProblem(path, s string) string {
 			return "must not contain control characters or line breaks"
 		}
 	}
-	if max := maxLength(path); utf8.RuneCountInString(s) > max {
-		return fmt.Sprintf("must be at most %d characters", max)
+	if limit := maxLength(path); utf8.RuneCountInString(s) > limit {
+		return fmt.Sprintf("must be at most %d characters", limit)
 	}
 	return ""
 }

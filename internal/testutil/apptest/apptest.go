@@ -21,6 +21,7 @@ import (
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/testdb"
+	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 )
 
 // Env is a running portal for one test.
@@ -48,15 +49,17 @@ type settings struct {
 	jobRetryDelay func(attempt int) time.Duration
 	jobPoll       time.Duration
 	sandbox       *sandboxSettings
+	terminals     *terminalsapi.ManualClock
 	// log receives every log line of the portal and its sandbox; nil discards them.
-	log *slog.Logger
+	log        slog.Handler
+	configPool bool
 }
 
 // WithLogOutput writes every log line of the portal and of the sandbox, at debug level and
 // as JSON, to w (safe for concurrent writes), for tests that read what was logged.
 func WithLogOutput(w io.Writer) Option {
 	return func(s *settings) {
-		s.log = slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		s.log = slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})
 	}
 }
 
@@ -65,8 +68,12 @@ func (s *settings) logger() *slog.Logger {
 	if s.log == nil {
 		return slog.New(slog.DiscardHandler)
 	}
-	return s.log
+	return slog.New(s.log)
 }
+
+// WithLogger sends the portal's log lines to h (they are discarded by
+// default), for tests that read what the portal logs.
+func WithLogger(h slog.Handler) Option { return func(s *settings) { s.log = h } }
 
 // WithEnv sets a PORTAL_* variable for the portal under test.
 func WithEnv(name, value string) Option { return func(s *settings) { s.vars[name] = value } }
@@ -93,6 +100,12 @@ func WithJobPollInterval(d time.Duration) Option {
 	return func(s *settings) { s.jobPoll = d }
 }
 
+// WithConfiguredPool gives the portal a database pool of the size its
+// configuration asks for (PORTAL_DB_MAX_CONNS or its default), as `portal
+// serve` opens it, instead of the test database's small one; benchmarks of
+// the background work use it.
+func WithConfiguredPool() Option { return func(s *settings) { s.configPool = true } }
+
 // New starts the portal on a fresh database and stops it when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
@@ -118,6 +131,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatalf("test config: %v", err)
 	}
+	if s.configPool {
+		if db, err = database.Open(context.Background(), dbURL, cfg.DBMaxConns, slog.New(slog.DiscardHandler)); err != nil {
+			t.Fatalf("open the configured pool: %v", err)
+		}
+		t.Cleanup(db.Close)
+	}
 	clock := NewClock(time.Now())
 	if s.jobRetryDelay == nil {
 		s.jobRetryDelay = func(int) time.Duration { return 50 * time.Millisecond }
@@ -129,6 +148,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		Now: clock.Now, Throttle: s.throttle,
 		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
+		TerminalsClock: s.terminalsClock(),
 	})
 	if err != nil {
 		t.Fatalf("build portal: %v", err)
@@ -137,11 +157,13 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err := a.Jobs.Start(context.Background()); err != nil {
 			t.Fatalf("start job workers: %v", err)
 		}
+		a.Terminals.Start(context.Background())
 		// Runs before the database closes (cleanups run last-registered first).
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_ = a.Jobs.StopAndCancel(ctx)
+			_ = a.Terminals.Stop(ctx)
 		})
 	}
 	srv.Config.Handler = a.Handler

@@ -8,16 +8,19 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
 // Client is a cookie-keeping HTTP client that behaves like the portal's pages:
-// it remembers the CSRF token of the last page it saw and sends it back.
+// it remembers the CSRF token of the last page it saw and sends it back. It
+// is safe for concurrent use (tests send requests at once).
 type Client struct {
 	t    testing.TB
 	env  *Env
 	base string
 	http *http.Client
+	mu   sync.Mutex
 	csrf string
 }
 
@@ -51,14 +54,14 @@ func (c *Client) Get(path string) Response {
 // first when the client has none yet.
 func (c *Client) PostForm(path string, values url.Values) Response {
 	c.t.Helper()
-	if c.csrf == "" {
+	if c.CSRF() == "" {
 		c.Get("/login")
 	}
 	if values == nil {
 		values = url.Values{}
 	}
 	if !values.Has("csrf_token") {
-		values.Set("csrf_token", c.csrf)
+		values.Set("csrf_token", c.CSRF())
 	}
 	return c.Do(http.MethodPost, path, strings.NewReader(values.Encode()), http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 }
@@ -85,7 +88,7 @@ func (c *Client) Cookie(name string) string {
 }
 
 // CSRF returns the remembered CSRF token.
-func (c *Client) CSRF() string { return c.csrf }
+func (c *Client) CSRF() string { c.mu.Lock(); defer c.mu.Unlock(); return c.csrf }
 
 // Do sends any request; header may carry X-CSRF-Token or HX-Request.
 func (c *Client) Do(method, path string, body io.Reader, header http.Header) Response {
@@ -104,7 +107,9 @@ func (c *Client) Do(method, path string, body io.Reader, header http.Header) Res
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	if m := csrfPattern.FindStringSubmatch(string(b)); m != nil {
+		c.mu.Lock()
 		c.csrf = m[1] + m[2]
+		c.mu.Unlock()
 	}
 	return Response{Status: res.StatusCode, Body: string(b), Header: res.Header, Location: res.Header.Get("Location")}
 }

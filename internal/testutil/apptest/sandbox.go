@@ -15,6 +15,8 @@ import (
 // sandboxSettings asks for a sandbox upstream; configure adjusts its options.
 type sandboxSettings struct {
 	configure func(*accounts.Options)
+	// payments adjusts area B's options (WithPaymentsSandbox).
+	payments func(*payments.Options)
 }
 
 // WithSandbox starts a sandbox upstream on its own port (so every call crosses
@@ -32,7 +34,24 @@ type sandboxSettings struct {
 // no automatic underwriting decision unless configure sets a
 // UnderwritingDelay: tests move applications themselves.
 func WithSandbox(configure func(*accounts.Options)) Option {
-	return func(s *settings) { s.sandbox = &sandboxSettings{configure: configure} }
+	return func(s *settings) {
+		if s.sandbox == nil {
+			s.sandbox = &sandboxSettings{}
+		}
+		s.sandbox.configure = configure
+	}
+}
+
+// WithPaymentsSandbox starts the sandbox (as WithSandbox(nil) does, unless
+// WithSandbox comes too) with area B's options adjusted by configure: the
+// rate limit, the cut-off, the processor-timeout delay.
+func WithPaymentsSandbox(configure func(*payments.Options)) Option {
+	return func(s *settings) {
+		if s.sandbox == nil {
+			s.sandbox = &sandboxSettings{}
+		}
+		s.sandbox.payments = configure
+	}
 }
 
 // startSandbox starts the sandbox asked for, if any, and returns it with the
@@ -54,13 +73,20 @@ func (s *settings) startSandbox(t testing.TB, portalURL string) (*app.RunningSan
 		WebhookRetryDelays: []time.Duration{50 * time.Millisecond, 200 * time.Millisecond},
 		Logger:             s.logger(),
 	}
+	if s.terminals != nil {
+		opts.Clock = s.terminals
+	}
 	if s.sandbox.configure != nil {
 		s.sandbox.configure(&opts)
 	}
 	if opts.AdminToken == "" {
 		opts.AdminToken = randomKey()
 	}
-	rs, err := app.StartSandboxServer("127.0.0.1:0", sandbox.AccountsOnly(opts))
+	sopts := sandbox.AccountsOnly(opts)
+	if s.sandbox.payments != nil {
+		s.sandbox.payments(&sopts.PaymentsOptions)
+	}
+	rs, err := app.StartSandboxServer("127.0.0.1:0", sopts)
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
 	}

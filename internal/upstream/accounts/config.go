@@ -19,6 +19,9 @@ const (
 	DefaultRetryBaseDelay = 250 * time.Millisecond
 	DefaultRetryMaxDelay  = 5 * time.Second
 	DefaultMaxRetryAfter  = 30 * time.Second
+	// DefaultIdleConnsPerHost is how many idle connections the default HTTP
+	// client keeps to each host (the API's, the presigned URLs').
+	DefaultIdleConnsPerHost = 128
 )
 
 // Config configures a Client. Give either Token, or APIKey and APISecret.
@@ -48,7 +51,8 @@ type Config struct {
 	// Default 30 s.
 	MaxRetryAfter time.Duration
 	// HTTPClient sends the requests. Default: a client of its own with
-	// no overall timeout (each attempt has one).
+	// no overall timeout (each attempt has one), keeping up to
+	// DefaultIdleConnsPerHost connections open to each host.
 	HTTPClient *http.Client
 	// Logger receives one line per attempt: method, path, status, duration.
 	// Never a token or a body. Default: discard.
@@ -88,7 +92,12 @@ func (c Config) withDefaults() (Config, error) {
 	c.RetryMaxDelay = max(or(c.RetryMaxDelay, DefaultRetryMaxDelay), c.RetryBaseDelay)
 	c.MaxRetryAfter = or(c.MaxRetryAfter, DefaultMaxRetryAfter)
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// Pushes send many requests at once (each with its documents): net/http's
+		// default of two idle connections per host would close the rest after each
+		// burst and open (and, over TLS, handshake) them again for the next.
+		t.MaxIdleConns, t.MaxIdleConnsPerHost = 2*DefaultIdleConnsPerHost, DefaultIdleConnsPerHost
+		c.HTTPClient = &http.Client{Transport: t}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

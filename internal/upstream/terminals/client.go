@@ -131,7 +131,12 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte, n int) at
 	defer cancel()
 	var sent atomic.Bool
 	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
-		WroteRequest: func(i httptrace.WroteRequestInfo) { sent.Store(i.Err == nil) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			sent.Store(i.Err == nil)
+			if f, ok := ctx.Value(wroteKey{}).(func(time.Time)); ok && i.Err == nil {
+				f(c.cfg.Clock.Now())
+			}
+		},
 	})
 	fail := func(status int, err error) *Error {
 		return &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: status, Err: err}
@@ -182,6 +187,10 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte, n int) at
 	res.env = env
 	return res
 }
+
+// wroteKey carries, in a read's context, the function told when the
+// request has been written (the Poller's: it spaces reads by their writes).
+type wroteKey struct{}
 
 // logAttempt writes one line per attempt. Paths carry ids but never a
 // query, an API key or a body.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -247,10 +248,18 @@ func (p *Poller) poll(ctx context.Context, j *job) {
 	}()
 	id := j.w.UniqueTransID
 	pctx, cancel := context.WithTimeout(ctx, p.cfg.PollTimeout)
+	// The next read is scheduled from the moment this one was written, so
+	// two reads of a transaction leave the process at least Interval apart
+	// however long this goroutine waited for a CPU before sending.
+	var wrote atomic.Int64
+	pctx = context.WithValue(pctx, wroteKey{}, func(t time.Time) { wrote.Store(t.UnixNano()) })
 	start := p.clock.Now()
 	r, err := p.c.result(pctx, j.w.Location, id, 1)
 	cancel()
 	end := p.clock.Now()
+	if w := wrote.Load(); w != 0 {
+		start = time.Unix(0, w).In(start.Location())
+	}
 	p.mu.Lock()
 	if ctx.Err() != nil {
 		// Stopping: the read does not count; keep the job for a later Run.

@@ -1,0 +1,70 @@
+// Payments pages: a form that moves money is sent once (its button is
+// disabled on the first submit); countdowns of the void window; times in the
+// viewer's own zone; the ledger's dates in that zone. No inline scripts: the
+// Content-Security-Policy forbids them.
+(function () {
+  "use strict";
+
+  // Send a [data-once] form once: a second click, Enter or submit does nothing.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-once]")) return;
+    if (form.dataset.sent === "true") {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "true";
+    form.setAttribute("aria-busy", "true");
+    form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (b) {
+      b.disabled = true;
+      if (b.dataset.sending) b.textContent = b.dataset.sending;
+    });
+  }, true);
+
+  // A page shown again from the back-forward cache is sent anew only by a
+  // new click: re-enable its buttons, the server still sends a form once.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-once]").forEach(function (form) {
+      delete form.dataset.sent;
+      form.removeAttribute("aria-busy");
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    });
+  });
+
+  var localFormat = window.Intl && new Intl.DateTimeFormat(undefined, {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+  });
+  function localTimes(root) {
+    if (!localFormat) return;
+    root.querySelectorAll("time[data-local]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d)) t.textContent = localFormat.format(d);
+    });
+  }
+
+  function countdowns() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.floor((new Date(el.getAttribute("data-deadline")) - new Date()) / 1000);
+      if (left <= 0) {
+        el.textContent = el.getAttribute("data-deadline-passed") || "the void window has passed";
+        return;
+      }
+      var m = Math.floor(left / 60), s = left % 60;
+      el.textContent = m + " min " + (s < 10 ? "0" : "") + s + " s left";
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    localTimes(document);
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    document.querySelectorAll("input[data-timezone]").forEach(function (i) {
+      if (!i.value && zone) i.value = zone;
+    });
+    if (document.querySelector("[data-deadline]")) {
+      countdowns();
+      window.setInterval(countdowns, 1000);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) { localTimes(event.target); });
+})();

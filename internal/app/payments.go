@@ -1,0 +1,165 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/fieldcrypt"
+	"github.com/payportal/portal/internal/jobs"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/payments"
+	upstream "github.com/payportal/portal/internal/upstream/payments"
+)
+
+// paymentParts are what the payments room is built from.
+type paymentParts struct {
+	Config    *config.Config
+	DB        *database.DB
+	Ring      *fieldcrypt.KeyRing
+	Merchants *merchants.Service
+	Client    *upstream.Client // nil when PORTAL_PAYMENTS_BASE_URL is not set
+	Queue     *jobs.Queue
+	Outbox    *mail.Outbox
+	Now       func() time.Time
+	Log       *slog.Logger
+}
+
+// wirePayments builds the payments room (virtual terminal and ledger) and
+// registers its background check of unknown outcomes.
+func wirePayments(p paymentParts) *payments.Service {
+	var up payments.Upstream = noPaymentsAPI{}
+	if p.Client != nil {
+		up = p.Client
+	}
+	c := p.Config.Payments
+	return payments.NewService(payments.Deps{
+		Pool: p.DB.Pool, Ring: p.Ring, Ledger: payments.NewLedger(p.DB.Pool, p.Ring, p.Now), Upstream: up,
+		Merchants: merchantAccess{svc: p.Merchants}, Queue: p.Queue, Outbox: p.Outbox,
+		Config: payments.Config{DuplicateWindow: c.DuplicateWindow, CheckGrace: c.CheckGrace, CheckEvery: c.CheckEvery,
+			CallTimeout: c.CallTimeout, ResellerName: p.Config.ResellerName},
+		Now: p.Now, Log: p.Log.With("component", "payments"),
+	})
+}
+
+// merchantAccess adapts the merchants room to what the payments room
+// declares it needs (payments.Merchants).
+type merchantAccess struct{ svc *merchants.Service }
+
+// toPayments and fromPayments map the one permission list onto the payments
+// room's names (they are the same words but "view_only").
+func toPayments(p merchants.Permission) payments.Permission {
+	if p == merchants.PermViewOnly {
+		return payments.PermView
+	}
+	return payments.Permission(p)
+}
+
+func fromPayments(p payments.Permission) merchants.Permission {
+	if p == payments.PermView {
+		return merchants.PermViewOnly
+	}
+	return merchants.Permission(p)
+}
+
+// ForUser: admins and the owning rep view (without cardholders' or
+// customers' names); members hold their membership's permissions.
+func (a merchantAccess) ForUser(ctx context.Context, u *models.User, id uuid.UUID) (*payments.Merchant, error) {
+	m, v, err := a.svc.Visible(ctx, u, id)
+	if err != nil {
+		return nil, err
+	}
+	pm := &payments.Merchant{ID: m.ID, Name: m.Name, Suspended: m.Suspended(), Rights: map[payments.Permission]bool{}}
+	switch {
+	case v.Member:
+		pm.SeesPersonalData = true
+		for _, p := range v.Permissions {
+			pm.Rights[toPayments(p)] = true
+		}
+	case v.Admin, v.OwnerRep:
+		pm.Rights[payments.PermView] = true
+	}
+	if len(pm.Rights) > 1 || (len(pm.Rights) == 1 && !pm.Rights[payments.PermView]) {
+		acc, err := a.svc.Credentials(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		pm.HasPaymentAccount = acc.Payments != nil
+	}
+	return pm, nil
+}
+
+// Account asks the merchants room itself (membership, two-step sign-in,
+// suspension) before handing over the payment account.
+func (a merchantAccess) Account(ctx context.Context, u *models.User, id uuid.UUID, p payments.Permission) (upstream.Account, error) {
+	acc, err := a.svc.Authorize(ctx, u, id, fromPayments(p))
+	if err != nil || acc.Payments == nil {
+		return upstream.Account{}, err
+	}
+	return *acc.Payments, nil
+}
+
+// ForSystem loads the merchant with its payment account for background work.
+func (a merchantAccess) ForSystem(ctx context.Context, id uuid.UUID) (*payments.Merchant, error) {
+	acc, err := a.svc.Credentials(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	m := acc.Merchant
+	pm := &payments.Merchant{ID: m.ID, Name: m.Name, Suspended: m.Suspended()}
+	if acc.Payments != nil {
+		pm.Account, pm.HasPaymentAccount = *acc.Payments, true
+	}
+	return pm, nil
+}
+
+// errNoPaymentsAPI: the portal has no address for the direct payment API.
+var errNoPaymentsAPI = errors.New("the direct payment API's address (PORTAL_PAYMENTS_BASE_URL) is not configured")
+
+// noPaymentsAPI stands in for the client when no address is configured:
+// every call fails before anything is sent.
+type noPaymentsAPI struct{}
+
+func (noPaymentsAPI) Sale(context.Context, upstream.Account, upstream.CardPayment) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) Authorize(context.Context, upstream.Account, upstream.CardPayment) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) Force(context.Context, upstream.Account, upstream.Force) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) Void(context.Context, upstream.Account, upstream.VoidRequest) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) Adjust(context.Context, upstream.Account, upstream.Adjustment) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) TokenizedRefund(context.Context, upstream.Account, upstream.TokenizedRefund) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) TokenizedPayment(context.Context, upstream.Account, upstream.TokenizedPayment) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) TokenizedAuthorization(context.Context, upstream.Account, upstream.TokenizedPayment) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) ACHSale(context.Context, upstream.Account, upstream.ACHPayment) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) TokenizeCard(context.Context, upstream.Account, upstream.CardTokenize) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) TokenizeBankAccount(context.Context, upstream.Account, upstream.ACHTokenize) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}
+func (noPaymentsAPI) Get(context.Context, upstream.Account, string) (*upstream.Transaction, error) {
+	return nil, errNoPaymentsAPI
+}

@@ -1,0 +1,355 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/models"
+	upstream "github.com/payportal/portal/internal/upstream/payments"
+)
+
+// The purposes of form tokens: a token works only on the form it was minted
+// for (MintToken).
+const (
+	PurposePay   = "pay"
+	PurposeACH   = "ach"
+	PurposeSaved = "saved"
+)
+
+// PurposeSaveMethod is the purpose of the form saving a method for a customer.
+func PurposeSaveMethod(customerID uuid.UUID) string { return "save-method:" + customerID.String() }
+
+// PurposeReverse is the purpose of the Reverse form of a transaction (the
+// capture and tip forms have theirs too).
+func PurposeReverse(id uuid.UUID) string { return "reverse:" + id.String() }
+
+// PurposeCapture is the purpose of the capture form of an authorization.
+func PurposeCapture(id uuid.UUID) string { return "capture:" + id.String() }
+
+// PurposeTip is the purpose of the tip form of a sale.
+func PurposeTip(id uuid.UUID) string { return "tip:" + id.String() }
+
+// Result is what became of a request.
+type Result struct {
+	Transaction *Transaction
+	// Repeated: the form had been sent before (a double click, a second
+	// submit, a retry); this is the transaction it made then.
+	Repeated bool
+}
+
+// DuplicateError warns that a payment looks like one made moments ago: the
+// same card's last four and the same total. Only an explicit "charge again"
+// sends it.
+type DuplicateError struct{ Earlier *Transaction }
+
+// Error describes the warning.
+func (e *DuplicateError) Error() string {
+	return "payments: looks like a duplicate of " + e.Earlier.ID.String()
+}
+
+// MintToken returns a fresh form token for purpose ("pay", "ach", ...).
+func (s *Service) MintToken(m *Merchant, u *models.User, purpose string) (string, error) {
+	return s.tokens.Mint(m.ID, u.ID, purpose)
+}
+
+// intent is a transaction about to be sent, with what to do in the same
+// database transaction as recording it.
+type intent struct {
+	n NewTransaction
+	// dupSource, when set, runs the soft duplicate check on the card's last
+	// four and the total (confirmed: the user chose "charge again").
+	dupSource Source
+	confirmed bool
+	audit     string // the audit action
+	also      func(tx pgx.Tx, t *Transaction) error
+	// refund records a linked refund: RecordRefund locks the original and
+	// caps it.
+	refund bool
+	// before runs first in the database transaction (it may fill n).
+	before func(tx pgx.Tx) error
+}
+
+// readToken opens a form token: the form's earlier transaction if it was sent
+// before, else the new transaction's id.
+func (s *Service) readToken(ctx context.Context, m *Merchant, u *models.User, token, purpose string) (uuid.UUID, *Transaction, error) {
+	id, expired, err := s.tokens.Read(token, m.ID, u.ID, purpose)
+	if err != nil {
+		return uuid.Nil, nil, err
+	}
+	if t, err := s.ledger.Get(ctx, nil, m.ID, id); err == nil {
+		return id, t, nil
+	} else if !errors.Is(err, models.ErrNotFound) {
+		return uuid.Nil, nil, err
+	}
+	if expired {
+		return uuid.Nil, nil, apperr.Invalid("form", "This form was opened more than 12 hours ago. Check the details and send it again.")
+	}
+	return id, nil, nil
+}
+
+// record stores the intent, its check job and its audit entries in one
+// database transaction, committed before the upstream call.
+func (s *Service) record(ctx context.Context, u *models.User, m *Merchant, in *intent) (*Transaction, bool, error) {
+	var t *Transaction
+	repeated := false
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if in.before != nil {
+			if err := in.before(tx); err != nil {
+				return err
+			}
+		}
+		if in.dupSource != "" {
+			key := fmt.Sprintf("dup:%s:%s:%d", m.ID, in.n.Card.Last4, in.n.AmountCents+in.n.TipCents)
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, key); err != nil {
+				return fmt.Errorf("duplicate lock: %w", err)
+			}
+			if !in.confirmed {
+				if earlier, err := s.duplicateOf(ctx, tx, m.ID, in); err != nil || earlier != nil {
+					if err == nil {
+						err = &DuplicateError{Earlier: earlier}
+					}
+					return err
+				}
+			}
+		}
+		var err error
+		if in.refund {
+			t, err = s.ledger.RecordRefund(ctx, tx, in.n)
+		} else {
+			t, err = s.ledger.Record(ctx, tx, in.n)
+		}
+		if errors.Is(err, ErrAlreadyRecorded) {
+			repeated = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if in.dupSource != "" && in.confirmed {
+			if err := s.ledger.AddEvent(ctx, tx, Event{TransactionID: t.ID, Kind: EventDuplicateConfirmed, ActorID: &u.ID,
+				Message: "Charged again after the duplicate warning"}); err != nil {
+				return err
+			}
+		}
+		if err := s.scheduleCheck(ctx, tx, t.ID); err != nil {
+			return err
+		}
+		if in.also != nil {
+			if err := in.also(tx, t); err != nil {
+				return err
+			}
+		}
+		note := ""
+		if in.confirmed {
+			note = "after a duplicate warning"
+		}
+		return s.auditBoth(ctx, tx, u, t, in.audit, note)
+	})
+	return t, repeated, err
+}
+
+// duplicateOf finds a payment like in's made within the duplicate window.
+func (s *Service) duplicateOf(ctx context.Context, tx pgx.Tx, merchantID uuid.UUID, in *intent) (*Transaction, error) {
+	if in.n.Card.Last4 == "" {
+		return nil, nil
+	}
+	since := s.now().Add(-s.cfg.DuplicateWindow)
+	list, err := s.ledger.many(ctx, tx, `SELECT `+txColumns+` FROM ledger_transactions t
+		WHERE t.merchant_id = $1 AND t.last4 = $2 AND t.amount_cents + t.tip_cents = $3 AND t.source = $4
+			AND t.kind IN ('sale', 'authorization') AND t.created_at >= $5 AND t.id <> $6
+			AND t.status NOT IN ('declined', 'failed', 'not_charged', 'voided', 'cancelled')
+		ORDER BY t.created_at DESC LIMIT 1`,
+		merchantID, in.n.Card.Last4, in.n.AmountCents+in.n.TipCents, string(in.dupSource), since, in.n.ID)
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	return list[0], nil
+}
+
+// auditBoth records action on the transaction's trail and its merchant's.
+func (s *Service) auditBoth(ctx context.Context, tx pgx.Tx, u *models.User, t *Transaction, action, note string) error {
+	if action == "" {
+		return nil
+	}
+	d := audit.PaymentDetails{TransactionID: t.ID.String(), What: t.KindLabel(), Amount: FormatCents(t.TotalCents()),
+		Card: t.Card.Label(), Reference: t.Reference, Note: note}
+	if t.Kind == KindSaveMethod {
+		d.Amount = ""
+	}
+	at := s.now().UTC()
+	for _, subject := range []audit.Subject{audit.Transaction(t.ID), audit.Merchant(t.MerchantID)} {
+		if err := audit.Record(ctx, tx, audit.Event{Subject: subject, Actor: audit.ActorOf(u), Action: action, Details: d, At: at}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PayCard charges (or authorizes) a keyed card: it records the intent, sends
+// the request once, and records the answer. A form sent before answers its
+// transaction (Result.Repeated); a duplicate-looking payment answers
+// *DuplicateError until confirmed.
+func (s *Service) PayCard(ctx context.Context, u *models.User, merchantID uuid.UUID, f *CardPaymentForm) (*Result, error) {
+	m, err := authorize(ctx, s.merchants, u, merchantID, PermTakePayments)
+	if err != nil {
+		return nil, err
+	}
+	id, earlier, err := s.readToken(ctx, m, u, f.FormToken, PurposePay)
+	if err != nil || earlier != nil {
+		return &Result{Transaction: earlier, Repeated: true}, err
+	}
+	p, err := f.validate(s.now())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkCustomer(ctx, m.ID, p.customerID); err != nil {
+		return nil, err
+	}
+	card := cardSummary(p.card.Number)
+	in := intent{n: NewTransaction{ID: id, MerchantID: m.ID, Source: SourceCard, Kind: p.kind, CustomerID: p.customerID,
+		AmountCents: p.amount, TipCents: p.tip, TaxCents: p.tax, Reference: p.reference, Card: card, Billing: p.billing,
+		CreatedBy: &u.ID, Details: level2Details(p.level2),
+		Event: Event{Kind: EventRequested, Message: requestWords(p.kind, SourceCard, p.amount+p.tip, card)}},
+		dupSource: SourceCard, confirmed: f.ConfirmDuplicate, audit: audit.ActionPaymentRequested}
+	t, repeated, err := s.record(ctx, u, m, &in)
+	if err != nil || repeated {
+		return &Result{Transaction: t, Repeated: repeated}, err
+	}
+	req := upstream.CardPayment{Ref: s.ref(t, u), Card: p.card,
+		Billing: upstream.Billing{Name: p.billing.Name, Address: p.billing.Address, PostalCode: p.billing.PostalCode},
+		Amount:  upstream.Cents(p.amount), TipAmount: optionalCents(p.tip), TaxAmount: optionalCents(p.tax), Level2: p.level2}
+	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
+		if p.kind == KindAuthorization {
+			return s.up.Authorize(cctx, m.Account, req)
+		}
+		return s.up.Sale(cctx, m.Account, req)
+	})
+	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
+		return s.afterPayment(ctx, tx, u, m, t, p.receiptMail)
+	})
+	return &Result{Transaction: t}, err
+}
+
+// PayACH debits a keyed bank account, recording the customer's authorization
+// (Nacha) with the intent.
+func (s *Service) PayACH(ctx context.Context, u *models.User, merchantID uuid.UUID, f *ACHPaymentForm) (*Result, error) {
+	m, err := authorize(ctx, s.merchants, u, merchantID, PermTakePayments)
+	if err != nil {
+		return nil, err
+	}
+	id, earlier, err := s.readToken(ctx, m, u, f.FormToken, PurposeACH)
+	if err != nil || earlier != nil {
+		return &Result{Transaction: earlier, Repeated: true}, err
+	}
+	p, err := f.validate()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkCustomer(ctx, m.ID, p.customerID); err != nil {
+		return nil, err
+	}
+	card := Card{Brand: string(p.account.Type) + " account", Last4: p.account.Number.Last4(), AccountType: string(p.account.Type)}
+	in := intent{n: NewTransaction{ID: id, MerchantID: m.ID, Source: SourceACH, Kind: KindSale, CustomerID: p.customerID,
+		AmountCents: p.amount, Reference: p.reference, Card: card, Billing: p.billing, CreatedBy: &u.ID,
+		Details: map[string]string{"routingNumber": p.account.RoutingNumber},
+		Event:   Event{Kind: EventRequested, Message: requestWords(KindSale, SourceACH, p.amount, card)}},
+		dupSource: SourceACH, audit: audit.ActionPaymentRequested,
+		also: func(tx pgx.Tx, t *Transaction) error {
+			return s.recordConsent(ctx, tx, u, consent{merchantID: m.ID, customerID: p.customerID, purpose: consentACH,
+				how: p.how, givenBy: p.account.HolderName, transactionID: &t.ID})
+		}}
+	t, repeated, err := s.record(ctx, u, m, &in)
+	if err != nil || repeated {
+		return &Result{Transaction: t, Repeated: repeated}, err
+	}
+	req := upstream.ACHPayment{Ref: s.ref(t, u), Account: p.account, Amount: upstream.Cents(p.amount),
+		CheckNumber: p.checkNumber, BillingAddress: p.billing.Address, BillingPostalCode: p.billing.PostalCode}
+	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
+		return s.up.ACHSale(cctx, m.Account, req)
+	})
+	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
+		return s.afterPayment(ctx, tx, u, m, t, p.receiptMail)
+	})
+	return &Result{Transaction: t}, err
+}
+
+// ref is what every request of t carries: its id as the externalTransactionId
+// and the idempotency key, the cashier and the reference.
+func (s *Service) ref(t *Transaction, u *models.User) upstream.Ref {
+	ref := upstream.Ref{ExternalTransactionID: t.ID.String(), IdempotencyKey: t.ID.String(), TransactionReference: t.Reference}
+	if u != nil {
+		ref.CashierID = cashierOf(u)
+	}
+	return ref
+}
+
+// cashierOf names the user to the processor (its cashierId, up to 50
+// characters): their name, else their e-mail's local part.
+func cashierOf(u *models.User) string {
+	name := u.Name
+	if name == "" {
+		name = u.Email
+	}
+	r := []rune(name)
+	if len(r) > 50 {
+		r = r[:50]
+	}
+	return string(r)
+}
+
+// afterPayment runs in the answer's transaction: the receipt asked for.
+func (s *Service) afterPayment(ctx context.Context, tx pgx.Tx, u *models.User, m *Merchant, t *Transaction, receiptTo string) error {
+	if err := s.afterAnswer(ctx, tx, t); err != nil {
+		return err
+	}
+	if receiptTo == "" || !t.Status.Succeeded() {
+		return nil
+	}
+	return s.queueReceipt(ctx, tx, u, m, t, receiptTo)
+}
+
+func optionalCents(c int64) upstream.Amount {
+	if c == 0 {
+		return ""
+	}
+	return upstream.Cents(c)
+}
+
+func level2Details(l *upstream.Level2) map[string]string {
+	if l == nil {
+		return nil
+	}
+	return map[string]string{"level2": "true", "purchaseId": l.PurchaseID, "purchaseOrder": l.PurchaseOrderNumber,
+		"taxExempt": strconv.FormatBool(l.IsTaxExempt)}
+}
+
+// requestWords is the timeline's first entry.
+func requestWords(k Kind, src Source, cents int64, c Card) string {
+	what := (&Transaction{Kind: k, Source: src}).KindLabel()
+	s := what + " of " + FormatCents(cents)
+	if c.Last4 != "" {
+		s += " on " + c.Label()
+	}
+	return s + " sent to the processor"
+}
+
+// VoidDeadline is when a void of t becomes a refund under the 25-minute
+// rule (authorizations have none: the zero time).
+func VoidDeadline(t *Transaction) time.Time {
+	if t.Kind == KindAuthorization && t.Status != StatusCaptured {
+		return time.Time{}
+	}
+	return t.CreatedAt.Add(VoidWindow)
+}
+
+// VoidWindow is the direct gateway's published rule: a void more than 25
+// minutes after the transaction becomes a refund.
+const VoidWindow = 25 * time.Minute

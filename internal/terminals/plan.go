@@ -1,0 +1,225 @@
+package terminals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/models"
+)
+
+// plan checks a launch request against the merchant, its devices and the
+// launch it acts on, and builds the launch. Problems come back as field
+// messages (apperr.ValidationError), all at once.
+func (s *Service) plan(ctx context.Context, u *models.User, acc *Access, req LaunchRequest) (*plan, error) {
+	kind := Kind(strings.TrimSpace(req.Kind))
+	if !kind.Valid() {
+		return nil, apperr.Invalid("kind", "Choose what to run on the terminal.")
+	}
+	errs := apperr.FieldErrors{}
+	l := &Launch{ID: uuid.New(), MerchantID: acc.Merchant.ID, Kind: kind, CreatedBy: u.ID}
+	p := &plan{launch: l}
+	if kind.NeedsOriginal() {
+		orig, msg := s.original(ctx, acc.Merchant.ID, kind, req.Original)
+		if msg != "" {
+			errs.Add("original", msg)
+		}
+		p.original = orig
+		if orig != nil {
+			l.OriginalID = &orig.ID
+		}
+	}
+	locID, device := strings.TrimSpace(req.LocationID), strings.TrimSpace(req.Device)
+	if kind == KindTip && p.original != nil {
+		// A tip runs on the sale's own device, whatever the form says.
+		locID, device = p.original.LocationID, p.original.DeviceName
+	}
+	if kind == KindVoid && p.original != nil && (locID != p.original.LocationID || device == "") {
+		locID, device = p.original.LocationID, p.original.DeviceName
+	}
+	loc, ok := acc.Merchant.Location(locID)
+	if !ok {
+		errs.Add("device", "Choose one of the merchant's terminals.")
+	} else if d, err := s.store.Device(ctx, nil, acc.Merchant.ID, locID, device); err != nil || d.RemovedAt != nil {
+		if err != nil && !errors.Is(err, models.ErrNotFound) {
+			return nil, err
+		}
+		errs.Add("device", "Choose one of the location's terminals; refresh the devices if one is missing.")
+	}
+	p.loc, l.LocationID, l.DeviceName, l.TestMode = loc, locID, device, loc.TestMode
+	if kind.HasAmount() {
+		planAmount(l, p.original, req, errs)
+	}
+	planReferences(l, p.original, req, u, errs)
+	switch kind {
+	case KindReturn:
+		reason, ok := cleanText(req.Reason)
+		switch {
+		case reason == "":
+			errs.Add("reason", "Say why the money goes back: returns are audited.")
+		case !ok || len(reason) > maxReason:
+			errs.Add("reason", fmt.Sprintf("Use at most %d characters, without line breaks.", maxReason))
+		}
+		l.Reason = reason
+		linked, ok := parseID(req.Linked)
+		if !ok {
+			errs.Add("linked", "Choose the sale from the list, or none.")
+		}
+		l.LinkedLedgerID = linked
+	case KindSaveCard:
+		if !req.Consent {
+			errs.Add("consent", "Tick the box once the cardholder has agreed to have their card saved.")
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// original loads the launch a void, tip or token sale acts on, and says
+// what is wrong with it for that kind ("" when nothing).
+func (s *Service) original(ctx context.Context, merchantID uuid.UUID, kind Kind, raw string) (*Launch, string) {
+	id, ok := parseID(raw)
+	if !ok || id == nil {
+		switch kind {
+		case KindTokenSale:
+			return nil, "Choose a saved card."
+		case KindTip:
+			return nil, "Choose the sale to add the tip to."
+		}
+		return nil, "Choose the transaction to void."
+	}
+	o, err := s.store.MerchantLaunch(ctx, merchantID, *id)
+	if err != nil {
+		return nil, "That transaction is not one of this merchant's."
+	}
+	if o.State != StateApproved || o.UniqueTransID == nil {
+		return o, "Only an approved transaction can be used."
+	}
+	acting, err := s.store.ActingOn(ctx, nil, o.ID)
+	if err != nil {
+		return o, "That transaction could not be checked; try again."
+	}
+	voided := voidOf(acting)
+	switch kind {
+	case KindTokenSale:
+		if o.Kind != KindSaveCard {
+			return o, "Choose a saved card."
+		}
+	case KindTip:
+		switch {
+		case o.Kind != KindSale && o.Kind != KindTokenSale:
+			return o, "A tip is added to a sale: choose the original sale, never a tip."
+		case o.Duplicate:
+			return o, "This answer repeated an earlier approval: add the tip to that original sale."
+		case voided != nil:
+			return o, "This sale was voided."
+		}
+	case KindVoid:
+		switch {
+		case o.Kind != KindSale && o.Kind != KindTokenSale && o.Kind != KindReturn:
+			return o, "Only a sale or a return can be voided; to undo a tip, void its sale."
+		case voided != nil && voided.State == StateApproved:
+			return o, "This transaction was voided already."
+		case voided != nil:
+			return o, "A void of this transaction is under way."
+		}
+	}
+	return o, ""
+}
+
+// voidOf returns the approved or open void among the launches acting on a
+// transaction, or nil.
+func voidOf(acting []*Launch) *Launch {
+	for _, a := range acting {
+		if a.Kind == KindVoid && (a.State == StateApproved || a.State.Open()) {
+			return a
+		}
+	}
+	return nil
+}
+
+// currentTotal is a sale's total now: its last approved tip's, or its own.
+func currentTotal(sale *Launch, acting []*Launch) int64 {
+	total := sale.Amount()
+	for _, a := range acting {
+		if a.Kind == KindTip && a.State == StateApproved {
+			total = a.Amount()
+		}
+	}
+	return total
+}
+
+// planAmount reads the amount: a sale's or return's, or a tip's new total.
+func planAmount(l *Launch, original *Launch, req LaunchRequest, errs apperr.FieldErrors) {
+	cents, ok := parseMoney(req.Amount)
+	switch {
+	case strings.TrimSpace(req.Amount) == "":
+		errs.Add("amount", "Enter the amount.")
+		return
+	case !ok:
+		errs.Add("amount", "Enter an amount such as 12.50.")
+		return
+	case cents <= 0 || cents > maxAmount:
+		errs.Add("amount", "Enter an amount from 0.01 to 99,999.99.")
+		return
+	}
+	l.AmountCents = &cents
+	if l.Kind != KindTip || original == nil {
+		return
+	}
+	sale := original.Amount()
+	l.BaseCents = &sale
+	tip := cents - sale
+	switch {
+	case cents < sale:
+		errs.Add("amount", "The new total cannot be below the sale amount of "+FormatCents(sale)+".")
+	case tip*100 > sale*tipWarnPercent && !req.ConfirmTip:
+		errs.Add("confirm_tip", fmt.Sprintf("The tip of %s is %d%% of the sale, above %d%%: tick the box to confirm it.",
+			FormatCents(tip), tip*100/sale, tipWarnPercent))
+	}
+}
+
+// planReferences sets the invoice, reference and cashier. Voids and tips
+// carry their sale's; the others the invoice typed (or one made up), and
+// sales and returns get their payment number when they are stored.
+func planReferences(l *Launch, original *Launch, req LaunchRequest, u *models.User, errs apperr.FieldErrors) {
+	cashier, ok := cleanText(req.Cashier)
+	if !ok || len(cashier) > maxCashier {
+		errs.Add("cashier", fmt.Sprintf("Use at most %d characters.", maxCashier))
+	}
+	if cashier == "" {
+		cashier = truncate(u.DisplayName(), maxCashier)
+	}
+	l.Cashier = cashier
+	if (l.Kind == KindVoid || l.Kind == KindTip) && original != nil {
+		l.InvoiceRef, l.PaymentNumber, l.TransactionRef = original.InvoiceRef, original.PaymentNumber, original.TransactionRef
+		return
+	}
+	invoice, ok := cleanText(req.Invoice)
+	switch {
+	case !ok || len(invoice) > maxInvoice:
+		errs.Add("invoice", fmt.Sprintf("Use at most %d characters, without line breaks.", maxInvoice))
+	case invoice == "":
+		invoice = "T-" + strings.ToUpper(l.ID.String()[:8])
+	}
+	l.InvoiceRef, l.TransactionRef = invoice, invoice
+}
+
+// truncate cuts s to at most n bytes on a character boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
