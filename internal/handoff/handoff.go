@@ -7,9 +7,11 @@ import (
 	"net/url"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 )
@@ -30,7 +32,7 @@ type Mailer struct {
 // it and the reply-to address). The link in it is the portal's tracking URL,
 // never the upstream's link, so that opening it is recorded.
 func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken string) (mail.Message, error) {
-	msg, data, err := h.envelope(ctx, a, openToken)
+	msg, data, err := h.envelope(ctx, nil, a, openToken)
 	if err != nil {
 		return mail.Message{}, err
 	}
@@ -41,8 +43,9 @@ func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken s
 }
 
 // envelope addresses an e-mail carrying the merchant's link (to the submitted contact,
-// replies to the owner) and gathers what its text says.
-func (h *Mailer) envelope(ctx context.Context, a *models.Application, openToken string) (mail.Message, mail.HandoffData, error) {
+// replies to the owner) and gathers what its text says. It reads inside tx when there
+// is one, so that a caller holding a transaction never waits for a second connection.
+func (h *Mailer) envelope(ctx context.Context, tx pgx.Tx, a *models.Application, openToken string) (mail.Message, mail.HandoffData, error) {
 	snap, err := applications.MaskedSnapshot(a)
 	if err != nil {
 		return mail.Message{}, mail.HandoffData{}, err
@@ -51,7 +54,11 @@ func (h *Mailer) envelope(ctx context.Context, a *models.Application, openToken 
 		return mail.Message{}, mail.HandoffData{}, ErrNoContactEmail
 	}
 	rep := &models.User{}
-	if owner, err := h.apps.User(ctx, nil, a.OwnerID); err == nil {
+	var q database.Querier // the pool
+	if tx != nil {
+		q = tx
+	}
+	if owner, err := h.apps.User(ctx, q, a.OwnerID); err == nil {
 		rep = owner
 	} else if !errors.Is(err, models.ErrNotFound) {
 		return mail.Message{}, mail.HandoffData{}, fmt.Errorf("load the application's owner: %w", err)

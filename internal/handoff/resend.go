@@ -52,7 +52,7 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	if msg.ResentFrom, err = s.latestHandoff(ctx, a); err != nil {
+	if msg.ResentFrom, err = s.latestHandoff(ctx, nil, a); err != nil {
 		return nil, err
 	}
 	msg.CreatedBy = &u.ID
@@ -86,9 +86,9 @@ func (s *Resender) trackedToken(a *models.Application) (string, error) {
 }
 
 // latestHandoff is the newest hand-off e-mail of an application, which a fresh copy
-// names as the message it resends.
-func (s *Resender) latestHandoff(ctx context.Context, a *models.Application) (*uuid.UUID, error) {
-	previous, err := s.d.Outbox.ForApplication(ctx, a.ID)
+// names as the message it resends; read inside tx when there is one.
+func (s *Resender) latestHandoff(ctx context.Context, tx pgx.Tx, a *models.Application) (*uuid.UUID, error) {
+	previous, err := s.d.Outbox.ForApplicationTx(ctx, tx, a.ID)
 	if err != nil {
 		return nil, err
 	}

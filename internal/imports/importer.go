@@ -15,6 +15,7 @@ import (
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/drafts"
+	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -55,8 +56,10 @@ type ImportArgs struct {
 // Kind names the job in River.
 func (ImportArgs) Kind() string { return "imports_import" }
 
+// importInsertOpts puts an import on the housekeeping queue (it is neither a push nor
+// an e-mail), once per batch.
 func importInsertOpts() *river.InsertOpts {
-	return &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return &river.InsertOpts{Queue: jobs.QueueDefault, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
 // ImportWorker imports a batch, a chunk of rows per transaction: each row's draft, its

@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -17,6 +18,9 @@ type PurgeArgs struct{}
 
 // Kind names the job in River.
 func (PurgeArgs) Kind() string { return "imports_purge" }
+
+// InsertOpts puts the purge on the housekeeping queue.
+func (PurgeArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: jobs.QueueDefault} }
 
 // PurgeWorker deletes expired batches.
 type PurgeWorker struct {
@@ -52,6 +56,9 @@ type BackfillArgs struct{}
 
 // Kind names the job in River.
 func (BackfillArgs) Kind() string { return "imports_tin_index_backfill" }
+
+// InsertOpts puts the backfill on the housekeeping queue.
+func (BackfillArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: jobs.QueueDefault} }
 
 // BackfillWorker fills in TIN indexes.
 type BackfillWorker struct {

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+
+	"github.com/payportal/portal/internal/jobs"
 )
 
 // RunInterval is how often the job looks for reminders due: "at once" for the rep's
@@ -16,6 +18,10 @@ type RunArgs struct{}
 
 // Kind names the job in River.
 func (RunArgs) Kind() string { return "reminders_run" }
+
+// InsertOpts puts the run on the housekeeping queue: it only decides and records; the
+// e-mails it queues go out on the e-mails' own queue (jobs.QueueMail), through the outbox.
+func (RunArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: jobs.QueueDefault} }
 
 // RunWorker runs Service.Run.
 type RunWorker struct {
