@@ -72,7 +72,9 @@ var everyPage = []page{
 		return "/merchants/" + s.Merchant.String() + "/transactions/" + s.Transaction.String()
 	}},
 	{name: "batches", as: asMember, path: merchant("/batches")},
-	{name: "batch", as: asMember, path: func(s *apptest.Showcase) string { return "/merchants/" + s.Merchant.String() + "/transactions?batch=" + s.Batch }},
+	{name: "batch", as: asMember, path: func(s *apptest.Showcase) string {
+		return "/merchants/" + s.Merchant.String() + "/transactions?batch=" + s.Batch
+	}},
 	{name: "customers", as: asMember, path: merchant("/customers")},
 	{name: "customer", as: asMember, path: func(s *apptest.Showcase) string {
 		return "/merchants/" + s.Merchant.String() + "/customers/" + s.Customer.String()
@@ -90,7 +92,9 @@ var everyPage = []page{
 	{name: "sandbox: admin terminals", as: asSandbox, path: func(s *apptest.Showcase) string { return strings.TrimSuffix(s.SandboxAdmin, "accounts") + "terminals" }},
 }
 
-func fixed(p string) func(*apptest.Showcase) string { return func(*apptest.Showcase) string { return p } }
+func fixed(p string) func(*apptest.Showcase) string {
+	return func(*apptest.Showcase) string { return p }
+}
 
 func app(id func(*apptest.Showcase) string) func(*apptest.Showcase) string {
 	return func(s *apptest.Showcase) string { return "/applications/" + id(s) }

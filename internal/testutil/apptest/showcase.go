@@ -134,7 +134,12 @@ func Seed(t testing.TB, env *Env) *Showcase {
 		merchants.PermVoid, merchants.PermRefund, merchants.PermSavedMethods, merchants.PermUseTerminals)
 	s.payments(t)
 	s.sandboxApplication(t)
-	s.SandboxAdmin = strings.Replace(env.Sandbox.URL, "://", "://admin:"+env.Config.Sandbox.AdminToken+"@", 1) + "/_sandbox/admin/accounts"
+	sandboxAdmin, err := url.Parse(env.Sandbox.URL + "/_sandbox/admin/accounts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sandboxAdmin.User = url.UserPassword("admin", env.Config.Sandbox.AdminToken)
+	s.SandboxAdmin = sandboxAdmin.String()
 	return s
 }
 
