@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +38,30 @@ type page struct {
 	// failures: they are logged, not failed, until that branch is merged and
 	// the lead deletes the mark.
 	knownBy string
+	// check, when set, is a script of further checks run at each width:
+	// a function expression of the width returning a list of problems.
+	check string
 }
+
+// dashboardCheck: the filter bar is compact (at most two rows of fields at
+// 1280 px, folded on a phone), the first rows show on the first screen, and
+// dates never wrap mid-value.
+const dashboardCheck = `(function(w){
+	var out = [], bar = document.querySelector(".filter-bar"), row = document.querySelector("#application-list tbody tr");
+	if (!bar || !row) return ["no filter bar or no row"];
+	if (w >= 1280) {
+		var fields = bar.querySelectorAll(".filter-fields > div"), tops = {};
+		fields.forEach(function(f){ tops[Math.round(f.getBoundingClientRect().bottom / 10)] = true; });
+		if (Object.keys(tops).length > 2) out.push("the filter fields take " + Object.keys(tops).length + " rows");
+		if (!bar.open) out.push("the filter bar is folded at desktop width");
+		document.querySelectorAll("#application-list time").forEach(function(t){
+			if (t.getClientRects().length > 1 || t.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(t).lineHeight || 20)) out.push("a date wraps: " + t.textContent);
+		});
+	} else if (bar.open) out.push("the filter bar is open on a phone");
+	var top = row.getBoundingClientRect().top + window.scrollY;
+	if (top > window.innerHeight - 40) out.push("the first row starts at " + Math.round(top) + " px, below the first screen");
+	return out;
+})`
 
 // everyPage is every main page, in the order the test visits them (one
 // sign-in per group).
@@ -46,7 +70,7 @@ var everyPage = []page{
 	{name: "invitation", as: asNobody, path: func(s *apptest.Showcase) string { return s.InvitationPath }, ready: "#new_password"},
 	{name: "two-step set-up", as: asFirstAdmin, path: fixed("/login/mfa/setup"), ready: "#code"},
 
-	{name: "dashboard", as: asAdmin, path: fixed("/")},
+	{name: "dashboard", as: asAdmin, path: fixed("/"), check: dashboardCheck},
 	{name: "application: draft", as: asAdmin, path: app(func(s *apptest.Showcase) string { return s.Draft.String() }), knownBy: "ux-a"},
 	{name: "application: sent, locked", as: asAdmin, path: app(func(s *apptest.Showcase) string { return s.Linked.String() }), knownBy: "ux-a"},
 	{name: "application: boarded", as: asAdmin, path: app(func(s *apptest.Showcase) string { return s.Boarded.String() }), knownBy: "ux-a"},
@@ -61,7 +85,7 @@ var everyPage = []page{
 	{name: "merchants", as: asAdmin, path: fixed("/merchants")},
 	{name: "merchant", as: asAdmin, path: merchant("")},
 
-	{name: "dashboard (rep)", as: asRep, path: fixed("/")},
+	{name: "dashboard (rep)", as: asRep, path: fixed("/"), check: dashboardCheck},
 	{name: "merchant (rep)", as: asRep, path: merchant("")},
 
 	{name: "merchants (merchant user)", as: asMember, path: fixed("/merchants")},
@@ -152,6 +176,19 @@ func TestBrowserEveryPageFitsAndPassesAudit(t *testing.T) {
 		for _, vp := range viewports {
 			for _, problem := range layoutProblems(t, ctx, vp.w, vp.h) {
 				report("%s at %d px: %s", p.name, vp.w, problem)
+			}
+			if p.check != "" {
+				// The page is loaded again at this width, as a phone would load it.
+				if err := chromedp.Do(ctx, chromedp.Navigate(address), chromedp.WaitVisible(chromedp.CSS(ready))); err != nil {
+					t.Fatalf("%s: reload: %v", p.name, err)
+				}
+				problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(%d)", p.check, vp.w)))
+				if err != nil {
+					t.Fatalf("%s: check: %v", p.name, err)
+				}
+				for _, problem := range problems {
+					report("%s at %d px: %s", p.name, vp.w, problem)
+				}
 			}
 		}
 	}
