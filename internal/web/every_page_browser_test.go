@@ -173,6 +173,18 @@ func TestBrowserEveryPageFitsAndPassesAudit(t *testing.T) {
 		for _, v := range a11y.Audit(t, ctx) {
 			report("%s: %s", p.name, v)
 		}
+		if p.as != asSandbox {
+			// One format of dates and times, in the viewer's zone (view.TimeLayout).
+			odd, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("main time"))
+				.map(t => t.textContent.trim())
+				.filter(s => !/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2} (PST|PDT))?$/.test(s))`))
+			if err != nil {
+				t.Fatalf("%s: times: %v", p.name, err)
+			}
+			for _, s := range odd {
+				report("%s: a time not in the one format, in the viewer's zone (%s): %q", p.name, apptest.ShowcaseZone, s)
+			}
+		}
 		for _, vp := range viewports {
 			for _, problem := range layoutProblems(t, ctx, vp.w, vp.h) {
 				report("%s at %d px: %s", p.name, vp.w, problem)
