@@ -204,7 +204,12 @@ func (s *Showcase) webhook(t testing.TB, id uuid.UUID, status string) {
 	}
 	body, _ := json.Marshal(map[string]any{"id": up, "status": status, "created": s.Env.Clock.Now().UnixMilli(),
 		"token": s.Env.Config.Upstream.WebhookToken})
-	res, err := http.Post(s.Env.URL+"/webhooks/upstream", "application/json", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, s.Env.URL+"/webhooks/upstream", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
