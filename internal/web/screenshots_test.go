@@ -47,7 +47,8 @@ func TestScreenshots(t *testing.T) {
 	var index strings.Builder
 	index.WriteString("# Screenshots\n\nThe main pages of the portal and its sandbox, written by `make screenshots` (a fixed clock, " +
 		"seeded data, every user in " + apptest.ShowcaseZone + "). Each page at 1280×800 (a desktop) and 390×844 (a phone); " +
-		"the pictures are whole pages, so a long page is taller than the screen.\n\n| Page | Signed in as | Desktop | Phone |\n|---|---|---|---|\n")
+		"the pictures are whole pages, so a long page is taller than the screen. Values the sandbox generates (account ids, " +
+		"the last characters of keys, transaction ids) differ from run to run; everything else reads the same.\n\n| Page | Signed in as | Desktop | Phone |\n|---|---|---|---|\n")
 	signedInAs := ""
 	for _, p := range everyPage {
 		if noScreenshot[p.name] {

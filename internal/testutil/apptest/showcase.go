@@ -77,6 +77,13 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	if _, err := pricing.SeedExamples(ctx, env.DB.Gorm); err != nil {
 		t.Fatal(err)
 	}
+	// The examples are stamped with the wall clock; the showcase reads its own.
+	for _, q := range []string{`UPDATE pricing_models SET created_at = ?, updated_at = ?`, `UPDATE pricing_model_events SET created_at = ?`} {
+		args := []any{env.Clock.Now(), env.Clock.Now()}
+		if err := env.DB.Gorm.Exec(q, args[:strings.Count(q, "?")]...).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
 	admin, adminPW := env.CreateUser(t, "alex.admin@example.com", models.RoleAdmin)
 	rep, repPW := env.CreateUser(t, "riley.rep@example.com", models.RoleSalesRep)
 	s.Admin = Person{Email: admin.Email, Password: adminPW, MFA: true}
@@ -174,6 +181,8 @@ func (s *Showcase) firstMessage(t testing.TB, to string) uuid.UUID {
 // business filled in, or one handed off to the merchant.
 func (s *Showcase) application(t testing.TB, owner *models.User, name string, status models.ApplicationStatus) uuid.UUID {
 	t.Helper()
+	// Each a minute after the last, so lists read in one order every run.
+	s.Env.Clock.Advance(time.Minute)
 	now := s.Env.Clock.Now()
 	a := &models.Application{ID: uuid.New(), OwnerID: owner.ID, Status: status, Version: 1, LegalName: name + " LLC", DBA: name,
 		ContactName: "Jordan Lee", ContactEmail: "jordan@" + strings.ToLower(strings.ReplaceAll(name, " ", "")) + ".example",
@@ -198,6 +207,7 @@ func (s *Showcase) application(t testing.TB, owner *models.User, name string, st
 // webhook reports the processor's status of a handed-off application.
 func (s *Showcase) webhook(t testing.TB, id uuid.UUID, status string) {
 	t.Helper()
+	s.Env.Clock.Advance(time.Minute)
 	var up string
 	if err := s.Env.DB.Gorm.Raw(`SELECT upstream_application_id FROM applications WHERE id = ?`, id).Scan(&up).Error; err != nil {
 		t.Fatal(err)
