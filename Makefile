@@ -17,7 +17,7 @@ PG_TEST     := .data/postgres-test
 PG_TEST_PORT:= 54330
 VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css
 
-.PHONY: help run test lint build assets bench fuzz tools-test tools-lint clean-data
+.PHONY: help run test lint build assets bench fuzz tools-test tools-lint clean-data screenshots
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
@@ -25,6 +25,7 @@ help:
 	@echo "make lint   run the linter alone (make test runs it too)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
+	@echo "make screenshots  write PNGs of the main pages at 1280 and 390 px into docs/screenshots"
 
 ## Front-end libraries come from npm, pinned by package-lock.json, and are copied
 ## into the embedded assets; they are never committed.
@@ -92,6 +93,13 @@ bench: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+## Screenshots of the main pages (docs/screenshots, committed): a fixed clock and
+## seeded data, so the pictures change only when the pages do.
+screenshots: assets tools-test
+	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
+	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
+	$(GO) test -tags screenshots -run '^TestScreenshots$$' -count=1 -timeout 10m ./internal/web/
 
 ## Fuzzing proper: every Fuzz target of the module in turn, FUZZTIME each. `make test`
 ## runs their seed corpora (and any crashers kept under testdata/fuzz) as ordinary tests.

@@ -9,6 +9,13 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("input[data-browser-time-zone]").forEach(function (el) { el.value = browserZone(); });
   });
+  // A filter bar folds away on a phone, so the first rows show on the first screen.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!window.matchMedia || !window.matchMedia("(max-width: 48rem)").matches) return;
+    document.querySelectorAll("details[data-fold-on-phone]").forEach(function (el) {
+      if (!el.querySelector("[aria-invalid=true]")) el.open = false;
+    });
+  });
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-fill-time-zone]");
     if (!button) return;
@@ -20,8 +27,13 @@
     if (!button) return;
     var target = document.getElementById(button.getAttribute("data-copy-target"));
     if (!target || !navigator.clipboard) return;
+    var label = button.getAttribute("data-copy-label") || button.textContent;
+    button.setAttribute("data-copy-label", label);
     navigator.clipboard.writeText(target.value || target.textContent.trim()).then(function () {
       button.textContent = "Copied";
+      setTimeout(function () { button.textContent = label; }, 2000);
+    }, function () {
+      button.textContent = "Select and copy by hand";
     });
   });
 })();

@@ -47,17 +47,6 @@
     });
   });
 
-  var localFormat = window.Intl && new Intl.DateTimeFormat(undefined, {
-    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
-  });
-  function localTimes(root) {
-    if (!localFormat) return;
-    root.querySelectorAll("time[data-local]").forEach(function (t) {
-      var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) t.textContent = localFormat.format(d);
-    });
-  }
-
   function countdowns() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.floor((new Date(el.getAttribute("data-deadline")) - new Date()) / 1000);
@@ -71,7 +60,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    localTimes(document);
     var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
     document.querySelectorAll("input[data-timezone]").forEach(function (i) {
       if (!i.value && zone) i.value = zone;
@@ -81,5 +69,4 @@
       window.setInterval(countdowns, 1000);
     }
   });
-  document.addEventListener("htmx:afterSwap", function (event) { localTimes(event.target); });
 })();

@@ -3,6 +3,9 @@ package auth
 import (
 	"errors"
 	"net/http"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,6 +24,13 @@ type usersPage struct {
 	IssuedPassword *issuedPassword
 	// Invite keeps the "send an invitation" choice after a refused form.
 	Invite bool
+	// Pending holds, for each invited user who has not chosen a password
+	// yet, when their newest link expires.
+	Pending map[uuid.UUID]time.Time
+	// Now is the time the page is drawn (an invitation expired or not).
+	Now time.Time
+	// Problem is a refused action's message, shown above the list.
+	Problem string
 }
 
 type issuedPassword struct {
@@ -70,7 +80,7 @@ func (h *Handlers) setActive(c echo.Context, active bool, message string) error 
 		return apperr.New(apperr.KindNotFound, "No such user.")
 	}
 	if err := h.service.SetActive(c.Request().Context(), view.CurrentUser(c), id, active); err != nil {
-		return err
+		return h.refused(c, err)
 	}
 	h.views.Flash(c, "success", message)
 	return c.Redirect(http.StatusSeeOther, "/admin/users")
@@ -97,12 +107,56 @@ func (h *Handlers) ResetUserPassword(c echo.Context) error {
 	})
 }
 
+// ResendInvitation e-mails a fresh invitation link to a person who has not
+// accepted theirs (it expired, or was lost).
+func (h *Handlers) ResendInvitation(c echo.Context) error {
+	id, err := httpx.UUIDParam(c, "id")
+	if err != nil {
+		return apperr.New(apperr.KindNotFound, "No such user.")
+	}
+	ctx := c.Request().Context()
+	u, err := h.service.Users().ByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	accepted, err := h.service.InvitationAccepted(ctx, id)
+	if err != nil {
+		return err
+	}
+	if accepted || !u.Active {
+		return h.refused(c, ErrInvitationAccepted)
+	}
+	actor := view.CurrentUser(c)
+	token, expires, err := h.service.ReInvite(ctx, actor, u)
+	if err != nil {
+		return err
+	}
+	if err := h.invitations.SendInvitation(ctx, actor, u, token, expires); err != nil {
+		return err
+	}
+	h.views.Flash(c, "success", "A new invitation was e-mailed to "+u.Email+"; the link works for 72 hours.")
+	return c.Redirect(http.StatusSeeOther, "/admin/users")
+}
+
+// refused answers a refused action on a user with the users page and the
+// reason above the list (a conflict is 409, but a page a person can read).
+func (h *Handlers) refused(c echo.Context, err error) error {
+	var aerr *apperr.Error
+	if !errors.As(err, &aerr) || aerr.Kind != apperr.KindConflict {
+		return err
+	}
+	return h.renderUsers(c, http.StatusConflict, usersPage{Form: NewUser{Role: models.RoleSalesRep}, Problem: aerr.Message})
+}
+
 func (h *Handlers) renderUsers(c echo.Context, status int, page usersPage) error {
 	users, err := h.service.Users().List(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	page.Users = users
+	if page.Pending, err = h.service.PendingInvitations(c.Request().Context()); err != nil {
+		return err
+	}
+	page.Users, page.Now = users, h.service.now()
 	return h.views.Page(c, status, "admin/users", "Users", page)
 }
 

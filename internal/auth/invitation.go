@@ -61,6 +61,29 @@ func (s *Service) ReInvite(ctx context.Context, actor, u *models.User) (string, 
 	return s.newInvitation(ctx, actor, u)
 }
 
+// PendingInvitations returns, for every user invited who never chose a
+// password through an invitation, when their newest link expires (in the
+// past when it has).
+func (s *Service) PendingInvitations(ctx context.Context) (map[uuid.UUID]time.Time, error) {
+	var rows []struct {
+		UserID  uuid.UUID
+		Expires time.Time
+	}
+	err := s.users.db.WithContext(ctx).Raw(`SELECT user_id, max(expires_at) AS expires FROM user_invitations
+		GROUP BY user_id HAVING bool_and(used_at IS NULL)`).Scan(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[uuid.UUID]time.Time, len(rows))
+	for _, r := range rows {
+		out[r.UserID] = r.Expires
+	}
+	return out, nil
+}
+
+// ErrInvitationAccepted refuses to invite again a person who already chose a password.
+var ErrInvitationAccepted = apperr.New(apperr.KindConflict, "This person already accepted their invitation and chose a password; reset their password instead.")
+
 // InvitationAccepted reports whether the user ever chose a password through
 // an invitation link.
 func (s *Service) InvitationAccepted(ctx context.Context, userID uuid.UUID) (bool, error) {

@@ -169,6 +169,7 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/users/:id/reactivate", d.Auth.ReactivateUser)
 	admin.POST("/users/:id/reset-password", d.Auth.ResetUserPassword)
 	admin.POST("/users/:id/reset-mfa", d.Auth.ResetUserMFA)
+	admin.POST("/users/:id/resend-invitation", d.Auth.ResendInvitation)
 	admin.GET("/pricing", d.Pricing.List)
 	admin.GET("/pricing/new", d.Pricing.New)
 	admin.POST("/pricing", d.Pricing.Create)

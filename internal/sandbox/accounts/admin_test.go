@@ -107,6 +107,10 @@ func TestAdminPageForms(t *testing.T) {
 	if !strings.Contains(page, "Corner Coffee moved to Declined") {
 		t.Errorf("no feedback after the move:\n%s", page)
 	}
+	// A final state offers no move (no Board, no Decline).
+	if strings.Contains(page, "/applications/"+id+"/status") || !strings.Contains(page, "No moves: final state") {
+		t.Errorf("a declined application still offers moves:\n%s", page)
+	}
 	status, loc = post("/_sandbox/admin/accounts/applications/"+id+"/status", url.Values{"status": {"boarded"}})
 	if status != http.StatusSeeOther || !strings.Contains(loc, "error=") {
 		t.Errorf("refused move: %d %s, want 303 with an error", status, loc)

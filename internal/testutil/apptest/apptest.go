@@ -53,7 +53,13 @@ type settings struct {
 	// log receives every log line of the portal and its sandbox; nil discards them.
 	log        slog.Handler
 	configPool bool
+	// start is the clock's first reading (now when zero).
+	start time.Time
 }
+
+// WithStartTime starts the portal's clock at t instead of now (screenshots
+// read the same every run).
+func WithStartTime(t time.Time) Option { return func(s *settings) { s.start = t } }
 
 // WithLogOutput writes every log line of the portal and of the sandbox, at debug level and
 // as JSON, to w (safe for concurrent writes), for tests that read what was logged.
@@ -137,7 +143,11 @@ func New(t testing.TB, opts ...Option) *Env {
 		}
 		t.Cleanup(db.Close)
 	}
-	clock := NewClock(time.Now())
+	start := s.start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	clock := NewClock(start)
 	if s.jobRetryDelay == nil {
 		s.jobRetryDelay = func(int) time.Duration { return 50 * time.Millisecond }
 	}
