@@ -82,6 +82,9 @@ var everyPage = []page{
 	{name: "account: password", as: asAdmin, path: fixed("/account/password"), ready: "#current_password"},
 	{name: "account: security", as: asAdmin, path: fixed("/account/security")},
 	{name: "account: time zone", as: asAdmin, path: fixed("/account/time-zone")},
+	{name: "insights", as: asAdmin, path: fixed("/insights")},
+	{name: "import", as: asAdmin, path: fixed("/imports")},
+	{name: "reminder settings", as: asAdmin, path: fixed("/admin/reminders")},
 	{name: "merchants", as: asAdmin, path: fixed("/merchants")},
 	{name: "merchant", as: asAdmin, path: merchant("")},
 
