@@ -106,6 +106,9 @@ func (p *EditPage) NoticeFor(section string) *SaveNotice {
 // confirmation.
 func (p *EditPage) Field(name string) drafts.FieldView {
 	v, _ := p.Form.Get(name)
+	if drafts.IsPhoneField(name) {
+		v = drafts.FormatPhone(v) // stored as 10 digits, shown as (415) 555-0100
+	}
 	f := drafts.Input(name, v)
 	f.Error = p.Errors[name]
 	f.Disabled, f.Autofocus = !p.Editable, p.Focus != "" && p.Focus == name
