@@ -152,6 +152,128 @@
     }
   });
 
+  // The steps: one section at a time. The stepper's links work without this script (each
+  // loads ?step=name); with it, a step is shown at once, keeping every form on the page and
+  // its autosave. The checklist's links go to their step and then to their field, with the
+  // field's label in view.
+  function panels() { return document.querySelectorAll("[data-step-panel]"); }
+
+  function currentStep() {
+    var a = document.querySelector("#stepper [aria-current='step']");
+    return a ? a.getAttribute("data-step-link") : null;
+  }
+
+  // markStep puts aria-current on the step shown, and opens its part of the checklist.
+  function markStep(name) {
+    Array.prototype.forEach.call(document.querySelectorAll("#stepper [data-step-link]"), function (a) {
+      if (a.getAttribute("data-step-link") === name) a.setAttribute("aria-current", "step");
+      else a.removeAttribute("aria-current");
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-checklist-section]"), function (d) {
+      d.open = d.getAttribute("data-checklist-section") === name;
+    });
+  }
+
+  function showStep(name, focus) {
+    var found = false;
+    Array.prototype.forEach.call(panels(), function (p) {
+      var on = p.getAttribute("data-step-panel") === name;
+      p.hidden = !on;
+      if (on) found = true;
+    });
+    if (!found) return false;
+    markStep(name);
+    if (window.history && window.history.replaceState) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("step", name);
+      url.hash = "";
+      window.history.replaceState(null, "", url.toString());
+    }
+    if (name === "review" && window.htmx) {
+      var review = document.getElementById("review");
+      if (review) window.htmx.trigger(review, "step-shown");
+    }
+    if (focus !== false) {
+      var panel = document.querySelector("[data-step-panel='" + name + "']");
+      var heading = panel && panel.querySelector("h2");
+      var stepper = document.getElementById("stepper");
+      if (stepper) stepper.scrollIntoView({ block: "start" });
+      if (heading) {
+        if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+        heading.focus({ preventScroll: true });
+      }
+    }
+    return true;
+  }
+  window.portalShowStep = showStep;
+
+  // gotoField shows a field with its label in view, and puts the cursor in it.
+  function gotoField(id) {
+    var el = document.getElementById(id);
+    if (!el) return;
+    var label = document.querySelector("label[for='" + (window.CSS && CSS.escape ? CSS.escape(id) : id) + "']");
+    (label || el).scrollIntoView({ block: "start" });
+    if (!el.matches("input, select, textarea, button, a[href], [tabindex]")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("click", function (event) {
+    var a = event.target.closest && event.target.closest("a[data-step-link]");
+    if (!a || !panels().length || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var field = a.getAttribute("data-goto-field");
+    if (!showStep(a.getAttribute("data-step-link"), !field)) return;
+    event.preventDefault();
+    if (field) gotoField(field);
+  });
+
+  // The checklist's answer brings a new stepper, out of band: keep the step shown marked.
+  document.addEventListener("htmx:afterSettle", function () {
+    var shown = document.querySelector("[data-step-panel]:not([hidden])");
+    if (shown && panels().length > 1) markStep(shown.getAttribute("data-step-panel"));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var name = currentStep();
+    if (name) markStep(name);
+  });
+
+  // "Save and continue": once the section saved with nothing refused, the next step.
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest && event.target.closest("button[data-continue]");
+    if (b && b.form) b.form.setAttribute("data-continue-to", b.getAttribute("data-continue"));
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = autosaveForm(eltOf(event));
+    if (!form) return;
+    var next = form.getAttribute("data-continue-to");
+    form.removeAttribute("data-continue-to");
+    if (next && event.detail.xhr && event.detail.xhr.status === 200) showStep(next);
+  });
+
+  // Submit: pressed once, it says so at once and cannot be pressed again; the page that
+  // follows shows the push's progress until the merchant's link comes back.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("[data-submit-form]") || event.defaultPrevented) return;
+    if (form.getAttribute("aria-busy") === "true") {
+      event.preventDefault();
+      return;
+    }
+    var button = form.querySelector("button[type=submit]");
+    form.setAttribute("aria-busy", "true");
+    if (button) {
+      button.textContent = "Submitting…";
+      button.setAttribute("aria-disabled", "true");
+      setTimeout(function () { button.disabled = true; }, 0);
+    }
+    var pending = form.querySelector("[data-submit-pending]");
+    if (pending) {
+      pending.textContent = "Sending the application to the processor. The progress shows here in a moment.";
+      var bar = document.createElement("progress");
+      bar.setAttribute("aria-label", "Submitting");
+      pending.appendChild(bar);
+    }
+  });
+
   // Forms that destroy something ask first.
   document.addEventListener("submit", function (event) {
     var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
