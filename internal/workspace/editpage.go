@@ -42,6 +42,23 @@ type EditPage struct {
 	Step string
 }
 
+// CanSave reports whether a section may be saved now: every section while the application
+// is editable, and the internal notes also once it is handed off.
+func (p *EditPage) CanSave(section string) bool {
+	if section == drafts.SectionNotes {
+		return p.Editable || NotesWritable(p.App)
+	}
+	return p.Editable
+}
+
+// NotesHint says what the internal notes are for, once the application is handed off.
+func (p *EditPage) NotesHint() string {
+	if p.App.Locked() {
+		return "The application is locked, but these notes are not: record follow-ups here. They are never sent to the processor."
+	}
+	return ""
+}
+
 // ChooseStep shows step name, or where the application needs work when name is no step.
 // A handed-off application has no steps: what was sent comes first.
 func (p *EditPage) ChooseStep(name string) {
@@ -139,7 +156,7 @@ func (p *EditPage) Field(name string) drafts.FieldView {
 	}
 	f := drafts.Input(name, v)
 	f.Error = p.Errors[name]
-	f.Disabled, f.Autofocus = !p.Editable, p.Focus != "" && p.Focus == name
+	f.Disabled, f.Autofocus = !p.CanSave(drafts.SectionOf(name)), p.Focus != "" && p.Focus == name
 	for _, s := range p.Form.SensitiveFields() {
 		if s.Field != name {
 			continue
