@@ -132,8 +132,43 @@
     var form = autosaveForm(eltOf(event));
     if (form) form.setAttribute("data-dirty", "");
     var text = (event.detail.xhr.responseText || "").trim();
-    showProblem(form, text && text.length < 600 ? text : "Not saved: the portal answered with an error. Your values are still here; try Save again.");
+    text = text && text.length < 600 ? text : "Not saved: the portal answered with an error. Your values are still here; try Save again.";
+    if (event.detail.xhr.status === 409 && form && showConflict(form, text)) {
+      showProblem(form, "Not saved: see the message beside the field.");
+      return;
+    }
+    showProblem(form, text);
   });
+
+  // The field last changed in each section form: a conflict is about it.
+  document.addEventListener("change", function (event) {
+    var form = autosaveForm(event.target);
+    if (form && event.target.id) form.setAttribute("data-last-changed", event.target.id);
+  });
+
+  // showConflict puts a refused save's message beside the field the rep changed, where
+  // they are looking, and ties it to the field for screen readers.
+  function showConflict(form, text) {
+    var id = form.getAttribute("data-last-changed");
+    var field = id && document.getElementById(id);
+    if (!field) return false;
+    var noteId = id + "-conflict";
+    var note = document.getElementById(noteId);
+    if (!note) {
+      note = document.createElement("small");
+      note.id = noteId;
+      note.className = "field-error conflict-note";
+      note.setAttribute("role", "alert");
+      var after = field.type === "checkbox" || field.type === "radio" ? field.closest("label") || field : field;
+      after.insertAdjacentElement("afterend", note);
+    }
+    note.textContent = text;
+    var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(function (x) { return x && x !== noteId; });
+    described.unshift(noteId);
+    field.setAttribute("aria-describedby", described.join(" "));
+    field.setAttribute("aria-invalid", "true");
+    return true;
+  }
   document.addEventListener("htmx:sendError", function (event) {
     var form = autosaveForm(eltOf(event));
     if (form) form.setAttribute("data-dirty", "");

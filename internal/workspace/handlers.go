@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -159,7 +160,18 @@ func (h *Handlers) renderConflict(c echo.Context, stale *StaleError, err error) 
 	if perr != nil {
 		return perr
 	}
-	page.Conflict = apperr.MessageOf(err) + " Your values are still in the form below but were not saved: Save again to replace that change with yours."
+	msg := apperr.MessageOf(err) + " What you typed is still here, not saved: Save again to replace that change with yours."
+	section := c.Param("section")
+	page.ChooseStep(section)
+	// The message goes beside each field whose value differs from the one saved elsewhere;
+	// at the top only when no field does (the other change was elsewhere in the section).
+	conflicts := conflictingFields(*stale.Shown, rec.Draft, section)
+	for _, f := range conflicts {
+		page.Errors[f] = msg
+	}
+	if len(conflicts) == 0 {
+		page.Conflict = msg
+	}
 	return h.render(c, http.StatusConflict, page)
 }
 
@@ -210,4 +222,23 @@ func (h *Handlers) page(ctx context.Context, u *models.User, rec *applications.R
 
 func (h *Handlers) render(c echo.Context, status int, page *EditPage) error {
 	return h.views.Page(c, status, "applications/edit", page.Title(), page)
+}
+
+// conflictingFields lists the fields of a section whose value as typed differs from the
+// value stored now. A masked personal number was not typed, so it never conflicts.
+func conflictingFields(typed, stored drafts.Draft, section string) []string {
+	var out []string
+	for _, f := range typed.FieldNames() {
+		if drafts.SectionOf(f) != section {
+			continue
+		}
+		v, _ := typed.Get(f)
+		if strings.HasPrefix(v, maskPrefix) {
+			continue
+		}
+		if w, _ := stored.Get(f); v != w {
+			out = append(out, f)
+		}
+	}
+	return out
 }

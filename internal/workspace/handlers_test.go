@@ -137,6 +137,19 @@ func TestStaleVersionIsRefusedWith409(t *testing.T) {
 	if got := stored(t, w, id).Draft.Notes; got != "first tab" {
 		t.Errorf("notes = %q: the stale save overwrote the first", got)
 	}
+	// The message is beside the field that conflicted, not only at the top of the page.
+	if !strings.Contains(res.Body, `<small id="notes-error" class="field-error">Not saved: this application was changed elsewhere`) ||
+		!strings.Contains(inputTag(res.Body, "notes"), `aria-describedby="notes-error`) {
+		t.Errorf("the conflict is not beside the notes field\n%s", res.Body)
+	}
+	// A conflict in the business step shows that step, with the message at the field.
+	_, version = show(t, w.repC, id)
+	autosave(t, w.repC, id, "business", url.Values{"business.dba": {"Blue Fern"}})
+	res = w.repC.PostForm("/applications/"+id.String()+"/sections/business", url.Values{"business.dba": {"Green Fern"}, "version": {version}})
+	if res.Status != http.StatusConflict || !strings.Contains(res.Body, `<small id="business.dba-error" class="field-error">Not saved: this application was changed elsewhere`) ||
+		!strings.Contains(res.Body, `id="step-business" aria-current="step"`) || strings.Contains(res.Body, `id="business.legal_name-error"`) {
+		t.Errorf("the business conflict is not beside its field, on its step\n%s", res.Body)
+	}
 }
 
 func TestSaveWithoutJavaScriptRedirects(t *testing.T) {
