@@ -271,16 +271,18 @@
     if (name) markStep(name);
   });
 
-  // "Save and continue": once the section saved with nothing refused, the next step.
+  // "Save and continue": once the section saved with nothing refused, the next step. (Kept
+  // beside the form, not on it: the answer is morphed into the form, attributes and all.)
+  var continueTo = new WeakMap();
   document.addEventListener("click", function (event) {
     var b = event.target.closest && event.target.closest("button[data-continue]");
-    if (b && b.form) b.form.setAttribute("data-continue-to", b.getAttribute("data-continue"));
+    if (b && b.form) continueTo.set(b.form, b.getAttribute("data-continue"));
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = autosaveForm(eltOf(event));
     if (!form) return;
-    var next = form.getAttribute("data-continue-to");
-    form.removeAttribute("data-continue-to");
+    var next = continueTo.get(form);
+    continueTo.delete(form);
     if (next && event.detail.xhr && event.detail.xhr.status === 200) showStep(next);
   });
 

@@ -108,6 +108,16 @@ func TestBrowserStepsFollowTheChecklist(t *testing.T) {
 		t.Error("the TIN's label is not in view, or is covered")
 	}
 
+	// Save and continue goes on to the next step once saved.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#section-business button[data-continue]`))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "Save and continue did not open the owners step", shownSteps+` === "owners" && document.activeElement.id === "section-owners-heading"`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("step-business"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the business step did not open", shownSteps+` === "business"`)
+
 	// Another tab saves first: the refusal is beside the field typed in.
 	other := env.Client(t)
 	other.Login(rep.Email, pw)
