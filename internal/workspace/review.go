@@ -94,8 +94,9 @@ func (p *EditPage) reviewRows(fields []drafts.Field, owner int) []ReviewRow {
 		if owner >= 0 {
 			name = strings.Replace(name, "*", strconv.Itoa(owner), 1)
 		}
-		if name == drafts.FieldOtherOwnersBelow25 || name == drafts.FieldBankFromMerchant || name == drafts.FieldPricingModel {
-			continue // shown by Review itself
+		if name == drafts.FieldOtherOwnersBelow25 || name == drafts.FieldBankFromMerchant || name == drafts.FieldPricingModel ||
+			strings.HasSuffix(name, ".id") || strings.HasSuffix(name, ".is_control_person") {
+			continue // shown by Review itself (the control person in the owner's title), or no value for people
 		}
 		v, err := p.Form.Get(name)
 		if err != nil {
