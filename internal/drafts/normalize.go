@@ -87,8 +87,8 @@ func tidyZIP(s string) string {
 }
 
 // normalizePhone stores a phone number one way: a US number as its 10 digits (what the
-// processor reads: its sandbox refuses +1 and separators), an international one as + and
-// its digits. A number the rule refuses stays as typed. FormatPhone shows it again.
+// portal sends: the processor's phone fields take 10-digit US numbers), an international
+// one as + and its digits. A number the rule refuses stays as typed. FormatPhone shows it again.
 func normalizePhone(s string) string {
 	if !validation.IsPhone(s) {
 		return s
