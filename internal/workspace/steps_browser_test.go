@@ -160,8 +160,13 @@ func TestBrowserStepsFitPhoneAndDesktop(t *testing.T) {
 		t.Fatal(err)
 	}
 	browser.WaitSaved(t, ctx, "business")
-	if v := eval[string](t, ctx, `document.getElementById("business.monthly_volume").value`); v != "62000" {
-		t.Errorf("monthly volume $62,000 shown back as %q", v)
+	// Saved and shown back in its stored form (an autosave of a value half typed may
+	// answer first: wait for the last one).
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("business.monthly_volume").value === "62000" &&
+		document.getElementById("business.phone").value === "(415) 555-0100" && !document.querySelector("#section-business .field-error") &&
+		!document.querySelector("form.htmx-request")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		v := eval[string](t, ctx, `document.getElementById("business.monthly_volume").value + " | " + document.getElementById("business.phone").value`)
+		t.Errorf("$62,000 and 415.555.0100 shown back as %q: %v", v, err)
 	}
 
 	words := ".stepper-title, .stepper-state, .checklist-section-title, .review-values dt, .save-bar button, .review-group-head a"
