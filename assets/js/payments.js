@@ -17,18 +17,33 @@
     form.setAttribute("aria-busy", "true");
     form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (b) {
       b.disabled = true;
-      if (b.dataset.sending) b.textContent = b.dataset.sending;
+      if (b.dataset.sending) {
+        b.dataset.label = b.textContent;
+        b.textContent = b.dataset.sending;
+      }
     });
   }, true);
 
+  // Leaving the page forgets the card and account digits typed, so the
+  // back-forward cache never keeps a copy of them.
+  window.addEventListener("pagehide", function () {
+    document.querySelectorAll("input[name=card_number], input[name=security_code], input[name=account_number]").forEach(function (i) {
+      i.value = "";
+    });
+  });
+
   // A page shown again from the back-forward cache is sent anew only by a
-  // new click: re-enable its buttons, the server still sends a form once.
+  // new click: re-enable its buttons. It still carries its token, so the
+  // server answers with the transaction it made, never a second one.
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
     document.querySelectorAll("form[data-once]").forEach(function (form) {
       delete form.dataset.sent;
       form.removeAttribute("aria-busy");
-      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+      form.querySelectorAll("button").forEach(function (b) {
+        b.disabled = false;
+        if (b.dataset.label) b.textContent = b.dataset.label;
+      });
     });
   });
 

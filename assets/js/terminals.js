@@ -47,6 +47,36 @@
   document.addEventListener("input", function (event) {
     if (event.target.matches("input[data-tip-base]")) showTip(event.target);
   });
+  // While an outcome is unknown the page keeps asking for news, and an answer
+  // replaces the whole status section. As long as the answer still asks what the
+  // terminal showed, the form stays as it is (with what the person chose or typed
+  // in it) and only the rest of the section is brought up to date; once the
+  // answer is known, the whole section is replaced and the form goes.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "launch-status" || !event.detail.serverResponse) return;
+    var form = target.querySelector("#confirm-form");
+    if (!form) return;
+    var doc = new DOMParser().parseFromString(event.detail.serverResponse, "text/html");
+    var next = doc.getElementById("launch-status");
+    var nextForm = next && next.querySelector("#confirm-form");
+    if (!nextForm) return;
+    event.detail.shouldSwap = false;
+    Array.prototype.forEach.call(next.children, function (child) {
+      if (!child.id || child.id === "confirm-form") return;
+      var old = target.querySelector("#" + CSS.escape(child.id));
+      if (!old || old.parentNode !== target || old.contains(document.activeElement)) return;
+      var fresh = document.importNode(child, true);
+      if (old.open) fresh.open = true;
+      old.replaceWith(fresh);
+    });
+    // An answer that no longer asks to be polled stops the polling.
+    if (!next.hasAttribute("hx-get")) target.dataset.pollingStopped = "true";
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.id === "launch-status" && elt.dataset.pollingStopped === "true") event.preventDefault();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("input[data-tip-base]").forEach(showTip);
   });

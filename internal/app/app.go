@@ -22,11 +22,14 @@ import (
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/imports"
+	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -84,6 +87,10 @@ type App struct {
 	Dashboard *dashboard.Service
 	// Submissions submits applications and follows their push upstream.
 	Submissions *submission.Submissions
+	// Reminders sends the reminders tied to the processor's state.
+	Reminders *reminders.Service
+	// Imports imports drafts from CSV files.
+	Imports *imports.Service
 	// Merchants are the boarded merchants, their credentials and people.
 	Merchants *merchants.Service
 	// Payments is the virtual terminal and the ledger.
@@ -206,6 +213,12 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	})
 	dashboardService := dashboard.NewService(db.Pool, appStore)
 	db.WarmConnections(ctx, dashboard.WarmConnection)
+	importService := wireImports(queue, imports.Deps{
+		Apps: appStore, Sealer: sealer, Ring: ring, Pricing: pricingService, Queue: queue, Now: now, Log: log,
+	})
+	reminderService := wireReminders(queue, reminders.Deps{
+		Apps: appStore, Merchants: resender, Outbox: outbox, PublicURL: cfg.PublicURL, ResellerName: cfg.ResellerName, Now: now, Log: log,
+	})
 	jobs.Register(queue, auth.NewPruneLoginFailuresWorker(db.Gorm, now))
 	queue.AddPeriodic(auth.PruneLoginFailuresPeriodicJob())
 	// Documents stored before encryption at rest, or under a key rotated out, are
@@ -231,11 +244,14 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Dashboard:    dashboard.NewHandlers(dashboardService, views),
 		Applications: workspace.NewHandlers(workspaceService, views),
 		Submissions:  submission.NewHandlers(submissions, views),
+		Reminders:    reminders.NewHandlers(reminderService, views),
+		Imports:      imports.NewHandlers(importService, views),
+		Insights:     insights.NewHandlers(insights.NewService(appStore, now), views),
 		Merchants:    merchants.NewHandlers(merchantService, views),
 		Payments:     payments.NewHandlers(paymentService, views),
 		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -50,7 +50,7 @@ const columns = `id, owner_id, status, legal_name, dba, contact_name, contact_em
 	version, submitted_pricing_code, submitted_snapshot, submitted_at, submitted_by, upstream_application_id,
 	upstream_started_at, data_sent_at, documents_sent_at, submission_count, push_attempts, push_started_at,
 	push_finished_at, handoff_link, linked_at, upstream_status, upstream_status_at, last_error, last_error_kind, opened_at,
-	open_token, created_at, updated_at, deleted_at, deleted_by`
+	open_token, tin_index, created_at, updated_at, deleted_at, deleted_by`
 
 // one reads the application a query returns, or models.ErrNotFound.
 func one(ctx context.Context, q database.Querier, what, sql string, args ...any) (*models.Application, error) {
@@ -82,10 +82,10 @@ func (s *Store) Deleted(ctx context.Context, q database.Querier, id uuid.UUID) (
 // Insert stores a new application.
 func (s *Store) Insert(ctx context.Context, q database.Querier, a *models.Application) error {
 	_, err := s.on(q).Exec(ctx, `INSERT INTO applications (id, owner_id, status, legal_name, dba, contact_name,
-			contact_email, draft, pricing_model_id, version, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			contact_email, draft, pricing_model_id, version, created_at, updated_at, tin_index)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		a.ID, a.OwnerID, string(a.Status), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, jsonText(a.Draft),
-		a.PricingModelID, a.Version, a.CreatedAt, a.UpdatedAt)
+		a.PricingModelID, a.Version, a.CreatedAt, a.UpdatedAt, a.TINIndex)
 	if err != nil {
 		return fmt.Errorf("insert application: %w", err)
 	}
@@ -97,9 +97,9 @@ func (s *Store) Insert(ctx context.Context, q database.Querier, a *models.Applic
 func (s *Store) UpdateDraft(ctx context.Context, q database.Querier, a *models.Application, now time.Time) error {
 	err := s.update(ctx, q, "update application draft", `UPDATE applications
 		SET draft = $3, legal_name = $4, dba = $5, contact_name = $6, contact_email = $7, pricing_model_id = $8,
-		    version = version + 1, updated_at = $9
+		    version = version + 1, updated_at = $9, tin_index = $10
 		WHERE id = $1 AND version = $2 AND deleted_at IS NULL`,
-		a.ID, a.Version, jsonText(a.Draft), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, a.PricingModelID, now)
+		a.ID, a.Version, jsonText(a.Draft), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, a.PricingModelID, now, a.TINIndex)
 	if err != nil {
 		return err
 	}
@@ -150,3 +150,23 @@ func jsonText(j models.JSON) *string {
 // Querier returns the pool, for reads outside a transaction by rooms that take a
 // database.Querier (the audit history).
 func (s *Store) Querier() database.Querier { return s.pool }
+
+// InsertMany stores new applications in one statement (COPY), for imports: the same
+// columns as Insert.
+func (s *Store) InsertMany(ctx context.Context, tx pgx.Tx, apps []*models.Application) error {
+	if len(apps) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(apps))
+	for i, a := range apps {
+		rows[i] = []any{a.ID, a.OwnerID, string(a.Status), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, jsonText(a.Draft),
+			a.PricingModelID, a.Version, a.CreatedAt, a.UpdatedAt, a.TINIndex}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"applications"}, []string{"id", "owner_id", "status", "legal_name", "dba",
+		"contact_name", "contact_email", "draft", "pricing_model_id", "version", "created_at", "updated_at", "tin_index"},
+		pgx.CopyFromRows(rows))
+	if err != nil {
+		return fmt.Errorf("insert applications: %w", err)
+	}
+	return nil
+}

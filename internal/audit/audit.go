@@ -41,6 +41,17 @@ const (
 	// ActionUpstreamStatus: the processor announced a status in a webhook.
 	ActionUpstreamStatus = "upstream_status"
 
+	// Reminders, recorded by the reminders room.
+	// ActionReminderSent: a reminder went out (Details.Reminder names its kind).
+	ActionReminderSent = "reminder_sent"
+	// ActionRemindersPaused and ActionRemindersResumed: a rep stopped or restarted them.
+	ActionRemindersPaused  = "reminders_paused"
+	ActionRemindersResumed = "reminders_resumed"
+
+	// ActionImported: the application was updated from an imported file (one created
+	// from a file is ActionCreated, with the batch and row in its details).
+	ActionImported = "imported"
+
 	// Merchants, recorded by the merchants room on the merchant's trail.
 	// ActionMerchantBoarded: the upstream boarded the application; the merchant exists.
 	ActionMerchantBoarded = "merchant_boarded"
@@ -112,6 +123,14 @@ type Details struct {
 	// Message is why a submission stopped; Status an upstream state.
 	Message string `json:"message,omitempty"`
 	Status  string `json:"status,omitempty"`
+	// Reminder is the kind of a reminder sent, Number its place in the series;
+	// MessageID the outbox message that carried it.
+	Reminder  string `json:"reminder,omitempty"`
+	Number    int    `json:"number,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
+	// Batch is the import a change came from, Row the row of its file.
+	Batch string `json:"batch,omitempty"`
+	Row   int    `json:"row,omitempty"`
 
 	// Merchants: the member concerned (id and display name), their
 	// permissions in words, the credential's area ("payments", "terminals"),

@@ -3,6 +3,7 @@ package audit
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,6 +93,9 @@ func mergeFields(earlier, later []string) []string {
 func describeEvent(r row, d Details) string {
 	switch r.Action {
 	case ActionCreated:
+		if d.Batch != "" {
+			return "created the application from an imported file (row " + strconv.Itoa(d.Row) + ")"
+		}
 		return "created the application"
 	case ActionChanged:
 		return describeChange(r.Fields)
@@ -105,6 +109,14 @@ func describeEvent(r row, d Details) string {
 		return "restored the application"
 	case ActionSubmitted:
 		return "submitted the application"
+	case ActionReminderSent:
+		return describeReminder(d)
+	case ActionRemindersPaused:
+		return "paused the reminders"
+	case ActionRemindersResumed:
+		return "resumed the reminders"
+	case ActionImported: // an update; a creation is ActionCreated with the batch
+		return describeImport(r.Fields, d)
 	case ActionMessageLinkViewed:
 		return "viewed the link of a held e-mail"
 	default:
@@ -187,4 +199,43 @@ func describeSubmissionEvent(action string, d Details) (string, bool) {
 		return "received the processor's status: " + applications.UpstreamStatusLabel(d.Status), true
 	}
 	return "", false
+}
+
+// describeReminder words a reminder sent; the portal is the actor.
+func describeReminder(d Details) string {
+	n := ""
+	if d.Number > 1 {
+		n = " (" + ordinal(d.Number) + ")"
+	}
+	switch d.Reminder {
+	case "not_opened":
+		return "reminded the merchant to open their application" + n
+	case "not_accepted":
+		return "reminded the merchant to finish and accept their application" + n
+	case "processing_pending":
+		return "told the owner that the processor needs more information" + n
+	case "stale_drafts":
+		return "listed the draft in the owner's weekly digest" + n
+	}
+	return "sent a reminder" + n
+}
+
+// describeImport words an application updated from an imported file.
+func describeImport(fields []string, d Details) string {
+	return "updated the application from an imported file (row " + strconv.Itoa(d.Row) + "): " +
+		strings.TrimPrefix(describeChange(fields), "changed ")
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/database"
 )
@@ -72,6 +73,36 @@ func Record(ctx context.Context, q database.Querier, e Event) error {
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, string(details), e.At)
 	if err != nil {
 		return fmt.Errorf("record %s event: %w", e.Action, err)
+	}
+	return nil
+}
+
+// RecordMany appends many entries in one statement (COPY), for a use case that changes
+// many subjects at once (an import). Pass the transaction of the change.
+func RecordMany(ctx context.Context, tx pgx.Tx, events []Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(events))
+	for i, e := range events {
+		details := "{}"
+		if e.Details != nil {
+			b, err := json.Marshal(e.Details)
+			if err != nil {
+				return fmt.Errorf("encode %s event: %w", e.Action, err)
+			}
+			details = string(b)
+		}
+		fields := e.Fields
+		if fields == nil {
+			fields = []string{}
+		}
+		rows[i] = []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"audit_events"},
+		[]string{"subject_kind", "subject_id", "actor_id", "action", "fields", "details", "created_at"}, pgx.CopyFromRows(rows))
+	if err != nil {
+		return fmt.Errorf("record %d events: %w", len(events), err)
 	}
 	return nil
 }

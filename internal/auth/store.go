@@ -34,7 +34,7 @@ func (s *Store) Create(ctx context.Context, u *models.User) error {
 
 // userColumns are the columns of models.User, in the order scanUser reads them.
 const userColumns = `id, email, name, role, password_hash, active, must_change_password, session_version,
-	mfa_secret, mfa_enabled_at, mfa_last_step, created_at, updated_at, deactivated_at`
+	mfa_secret, mfa_enabled_at, mfa_last_step, time_zone, created_at, updated_at, deactivated_at`
 
 // ByID loads a user by id. Every page request calls it (LoadUser), so it reads the row
 // with plain SQL rather than GORM's reflective scanning, which cost a tenth of a
@@ -44,7 +44,7 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*models.User, error) {
 	// Statement.ConnPool is the transaction when the store was made on one.
 	row := s.db.WithContext(ctx).Statement.ConnPool.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.Active, &u.MustChangePassword, &u.SessionVersion,
-		&u.MFASecret, &u.MFAEnabledAt, &u.MFALastStep, &u.CreatedAt, &u.UpdatedAt, &u.DeactivatedAt)
+		&u.MFASecret, &u.MFAEnabledAt, &u.MFALastStep, &u.TimeZone, &u.CreatedAt, &u.UpdatedAt, &u.DeactivatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return &u, models.ErrNotFound
 	}

@@ -29,6 +29,7 @@ func TestByIDLoadsEveryColumn(t *testing.T) {
 	u := &models.User{
 		ID: uuid.New(), Email: "every@example.com", Name: "Every Column", Role: models.RoleAdmin, PasswordHash: "hash",
 		Active: true, MustChangePassword: true, SessionVersion: 7, MFASecret: &secret, MFAEnabledAt: &now, MFALastStep: step,
+		TimeZone:  "America/Los_Angeles",
 		CreatedAt: now.Add(-time.Hour), UpdatedAt: now, DeactivatedAt: &now,
 	}
 	if err := db.Gorm.Create(u).Error; err != nil {

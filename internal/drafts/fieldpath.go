@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ErrUnknownField means a name is not a canonical field name of a draft (a form binder
@@ -53,48 +54,69 @@ func (d *Draft) Set(field, value string) error {
 // lookup walks a canonical name through the draft by JSON names. It only reaches leaves
 // (text and checkbox fields); grow lets it append owners up to the index named.
 func (d *Draft) lookup(field string, grow bool) (reflect.Value, error) {
-	unknown := fmt.Errorf("%w %q", ErrUnknownField, field)
+	unknown := func() (reflect.Value, error) { return reflect.Value{}, fmt.Errorf("%w %q", ErrUnknownField, field) }
 	v := reflect.ValueOf(d).Elem()
 	for _, seg := range strings.Split(field, ".") {
 		switch v.Kind() {
 		case reflect.Struct:
 			f, ok := fieldByJSONName(v, seg)
 			if !ok {
-				return reflect.Value{}, unknown
+				return unknown()
 			}
 			v = f
 		case reflect.Slice:
 			n, err := strconv.Atoi(seg)
 			if err != nil || n < 0 || n >= MaxOwners || strconv.Itoa(n) != seg {
-				return reflect.Value{}, unknown
+				return unknown()
 			}
 			if n >= v.Len() {
 				if !grow {
-					return reflect.Value{}, unknown
+					return unknown()
 				}
 				v.Set(reflect.AppendSlice(v, reflect.MakeSlice(v.Type(), n+1-v.Len(), n+1-v.Len())))
 			}
 			v = v.Index(n)
 		default:
-			return reflect.Value{}, unknown
+			return unknown()
 		}
 	}
 	if v.Kind() != reflect.String && v.Kind() != reflect.Bool {
-		return reflect.Value{}, unknown // a section or an owner, not a field
+		return unknown() // a section or an owner, not a field
 	}
 	return v, nil
 }
 
 // fieldByJSONName finds the struct field whose json name is name.
 func fieldByJSONName(v reflect.Value, name string) (reflect.Value, bool) {
-	t := v.Type()
-	for i := range t.NumField() {
-		if jsonName(t.Field(i)) == name {
-			return v.Field(i), true
+	i, ok := jsonFields()[v.Type()][name]
+	if !ok {
+		return reflect.Value{}, false
+	}
+	return v.Field(i), true
+}
+
+// jsonFields maps each struct type of a draft to its fields' positions by json name,
+// worked out once: Set and Get run for every value of every imported row.
+var jsonFields = sync.OnceValue(func() map[reflect.Type]map[string]int {
+	out := map[reflect.Type]map[string]int{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || out[t] != nil {
+			return
+		}
+		fields := make(map[string]int, t.NumField())
+		out[t] = fields
+		for i := range t.NumField() {
+			fields[jsonName(t.Field(i))] = i
+			walk(t.Field(i).Type)
 		}
 	}
-	return reflect.Value{}, false
-}
+	walk(reflect.TypeFor[Draft]())
+	return out
+})
 
 func jsonName(f reflect.StructField) string {
 	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")

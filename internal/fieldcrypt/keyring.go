@@ -57,6 +57,8 @@ var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 type KeyRing struct {
 	active string
 	aeads  map[string]cipher.AEAD
+	// indexKeys are the keys of blind indexes (blindindex.go), derived from each key.
+	indexKeys map[string][]byte
 }
 
 // NewKeyRing builds a ring from raw keys of exactly KeySize bytes, keyed by id. Ids are 1–64
@@ -66,7 +68,7 @@ func NewKeyRing(activeKeyID string, keys map[string][]byte) (*KeyRing, error) {
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("%w: no keys given", ErrInvalidKey)
 	}
-	ring := &KeyRing{active: activeKeyID, aeads: make(map[string]cipher.AEAD, len(keys))}
+	ring := &KeyRing{active: activeKeyID, aeads: make(map[string]cipher.AEAD, len(keys)), indexKeys: make(map[string][]byte, len(keys))}
 	for id, key := range keys {
 		if !keyIDPattern.MatchString(id) {
 			return nil, fmt.Errorf("%w: key id %q must be 1-64 letters, digits, '-' or '_'", ErrInvalidKey, id)
@@ -83,6 +85,9 @@ func NewKeyRing(activeKeyID string, keys map[string][]byte) (*KeyRing, error) {
 			return nil, fmt.Errorf("%w: key %q: %w", ErrInvalidKey, id, err)
 		}
 		ring.aeads[id] = aead
+		if ring.indexKeys[id], err = deriveIndexKey(key); err != nil {
+			return nil, fmt.Errorf("%w: key %q: %w", ErrInvalidKey, id, err)
+		}
 	}
 	if _, ok := ring.aeads[activeKeyID]; !ok {
 		return nil, fmt.Errorf("%w: active key id %q is not among the keys (%s)",

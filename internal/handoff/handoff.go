@@ -7,9 +7,11 @@ import (
 	"net/url"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 )
@@ -30,18 +32,36 @@ type Mailer struct {
 // it and the reply-to address). The link in it is the portal's tracking URL,
 // never the upstream's link, so that opening it is recorded.
 func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken string) (mail.Message, error) {
-	snap, err := applications.MaskedSnapshot(a)
+	msg, data, err := h.envelope(ctx, nil, a, openToken)
 	if err != nil {
 		return mail.Message{}, err
 	}
+	if msg.Content, err = mail.HandoffEmail(data); err != nil {
+		return mail.Message{}, fmt.Errorf("hand-off e-mail of application %s: %w", a.ID, err)
+	}
+	return msg, nil
+}
+
+// envelope addresses an e-mail carrying the merchant's link (to the submitted contact,
+// replies to the owner) and gathers what its text says. It reads inside tx when there
+// is one, so that a caller holding a transaction never waits for a second connection.
+func (h *Mailer) envelope(ctx context.Context, tx pgx.Tx, a *models.Application, openToken string) (mail.Message, mail.HandoffData, error) {
+	snap, err := applications.MaskedSnapshot(a)
+	if err != nil {
+		return mail.Message{}, mail.HandoffData{}, err
+	}
 	if snap == nil || snap.Contact == nil || snap.Contact.Email == "" {
-		return mail.Message{}, ErrNoContactEmail
+		return mail.Message{}, mail.HandoffData{}, ErrNoContactEmail
 	}
 	rep := &models.User{}
-	if owner, err := h.apps.User(ctx, nil, a.OwnerID); err == nil {
+	var q database.Querier // the pool
+	if tx != nil {
+		q = tx
+	}
+	if owner, err := h.apps.User(ctx, q, a.OwnerID); err == nil {
 		rep = owner
 	} else if !errors.Is(err, models.ErrNotFound) {
-		return mail.Message{}, fmt.Errorf("load the application's owner: %w", err)
+		return mail.Message{}, mail.HandoffData{}, fmt.Errorf("load the application's owner: %w", err)
 	}
 	merchant := ""
 	if snap.Business != nil {
@@ -50,7 +70,7 @@ func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken s
 	if merchant == "" && snap.LegalEntity != nil {
 		merchant = snap.LegalEntity.Name
 	}
-	content, err := mail.HandoffEmail(mail.HandoffData{
+	data := mail.HandoffData{
 		ResellerName: h.resellerName,
 		MerchantName: merchant,
 		ContactName:  snap.Contact.Name,
@@ -58,20 +78,17 @@ func (h *Mailer) Message(ctx context.Context, a *models.Application, openToken s
 		RepEmail:     rep.Email,
 		// The link stands as a placeholder in the stored bodies; the outbox seals it.
 		Link: mail.LinkPlaceholder,
-	})
-	if err != nil {
-		return mail.Message{}, fmt.Errorf("hand-off e-mail of application %s: %w", a.ID, err)
 	}
 	id := a.ID
-	return mail.Message{
+	msg := mail.Message{
 		ApplicationID: &id,
 		Kind:          mail.KindHandoff,
 		To:            snap.Contact.Email,
 		ToName:        snap.Contact.Name,
 		ReplyTo:       rep.Email,
-		Content:       content,
 		SecretLink:    TrackingURL(h.publicURL, openToken),
-	}, nil
+	}
+	return msg, data, nil
 }
 
 // LatestHandoff returns the newest hand-off e-mail of an application, or nil.

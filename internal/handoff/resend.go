@@ -48,15 +48,10 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	if !a.Locked() {
-		return nil, errNotLinked
-	}
-	if a.UpstreamStatus != nil && states.Decided(*a.UpstreamStatus) {
+	if a.Locked() && a.UpstreamStatus != nil && states.Decided(*a.UpstreamStatus) {
 		return nil, errDecided
 	}
-	// Each e-mail carries a tracked link of its own; the earlier ones keep working until
-	// they expire.
-	token, err := NewOpenToken()
+	token, err := s.trackedToken(a)
 	if err != nil {
 		return nil, err
 	}
@@ -64,11 +59,9 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	previous, err := s.d.Outbox.ForApplication(ctx, a.ID)
-	if err != nil {
+	if msg.ResentFrom, err = s.latestHandoff(ctx, nil, a); err != nil {
 		return nil, err
 	}
-	msg.ResentFrom = LatestHandoff(previous)
 	msg.CreatedBy = &u.ID
 	var sent *mail.Message
 	now := s.d.Now().UTC()
@@ -86,4 +79,25 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	}
 	s.d.Log.Info("hand-off e-mail sent again", "application_id", a.ID, "user_id", u.ID, "message_id", sent.ID)
 	return sent, nil
+}
+
+// trackedToken mints the open-tracking token of an e-mail that carries the merchant's
+// link again: the resend and the reminders (remind.go) both take it here. Each e-mail
+// carries a tracked link of its own (stored with applications.Store.AddOpenToken in the
+// e-mail's transaction); the earlier ones keep working until they expire.
+func (s *Resender) trackedToken(a *models.Application) (string, error) {
+	if !a.Locked() {
+		return "", errNotLinked
+	}
+	return NewOpenToken()
+}
+
+// latestHandoff is the newest hand-off e-mail of an application, which a fresh copy
+// names as the message it resends; read inside tx when there is one.
+func (s *Resender) latestHandoff(ctx context.Context, tx pgx.Tx, a *models.Application) (*uuid.UUID, error) {
+	previous, err := s.d.Outbox.ForApplicationTx(ctx, tx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return LatestHandoff(previous), nil
 }

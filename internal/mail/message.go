@@ -37,6 +37,12 @@ func (k Kind) Label() string {
 		return "Hand-off link"
 	case KindInvitation:
 		return "Invitation"
+	case KindHandoffReminder:
+		return "Reminder to the merchant"
+	case KindRepNotice:
+		return "Notice to the rep"
+	case KindDigest:
+		return "Weekly digest"
 	case KindMerchantAccess:
 		return "Merchant access"
 	case KindMerchantAlert:

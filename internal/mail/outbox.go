@@ -113,7 +113,17 @@ func (o *Outbox) Get(ctx context.Context, id uuid.UUID) (*Message, error) {
 
 // ForApplication lists the messages about one application, newest first.
 func (o *Outbox) ForApplication(ctx context.Context, applicationID uuid.UUID) ([]Message, error) {
-	return listMessages(ctx, o.pool, `WHERE application_id = $1 ORDER BY created_at DESC, id DESC`, applicationID)
+	return o.ForApplicationTx(ctx, nil, applicationID)
+}
+
+// ForApplicationTx is ForApplication read inside tx (the pool when nil), for a caller
+// that must not take a second connection while its transaction holds one.
+func (o *Outbox) ForApplicationTx(ctx context.Context, tx pgx.Tx, applicationID uuid.UUID) ([]Message, error) {
+	var q querier = o.pool
+	if tx != nil {
+		q = tx
+	}
+	return listMessages(ctx, q, `WHERE application_id = $1 ORDER BY created_at DESC, id DESC`, applicationID)
 }
 
 // ListParams selects one page of the outbox.

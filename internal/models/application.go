@@ -61,6 +61,10 @@ type Application struct {
 	UpdatedAt     time.Time
 	DeletedAt     *time.Time
 	DeletedBy     *uuid.UUID `gorm:"type:uuid"`
+
+	// TINIndex is the keyed blind index of the TIN (applications.Sealer.TINIndex): equal
+	// TINs have equal indexes, found without decrypting; nil until computed.
+	TINIndex *string
 }
 
 // Locked reports whether the hand-off link exists, after which only the merchant

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/a11y"
 	"github.com/payportal/portal/internal/testutil/browser"
@@ -46,15 +47,29 @@ func (p *portal) fillCard(t *testing.T, ctx context.Context, amount, number, cod
 	)
 }
 
-// submit clicks the payment form's button and waits for the page it leads
-// to, returning the heading of its status panel (or of its warning).
+// submit clicks the payment form's button and waits for the page the server
+// answers with, returning the heading of its status panel ("" on a warning,
+// an error or the refund offer). The page being left is marked first: it
+// often holds what the answer is recognised by (a transaction's badge and
+// flash before a capture, the review warning before "refund anyway"), and
+// only an element of the new document counts.
 func submit(t *testing.T, ctx context.Context, form string) string {
 	t.Helper()
 	do(t, ctx, "submit "+form,
+		js(`(function(){ document.documentElement.setAttribute('data-left', ''); return true; })()`),
 		chromedp.Click(chromedp.CSS(form+" button[type=submit]")),
-		chromedp.WaitVisible(chromedp.CSS("#tx-status .badge, #dup-heading, #review-heading, .error-summary, .flash")),
+		chromedp.WaitVisible(chromedp.CSS(onNewPage("#tx-status .badge", "#dup-heading", "#review-heading", ".error-summary", ".flash"))),
 	)
 	return statusText(t, ctx)
+}
+
+// onNewPage selects any of sels in a document that submit has not marked as
+// left.
+func onNewPage(sels ...string) string {
+	for i, s := range sels {
+		sels[i] = "html:not([data-left]) " + s
+	}
+	return strings.Join(sels, ", ")
 }
 
 // statusText reads the status badge of a transaction's page ("" elsewhere).
@@ -308,4 +323,82 @@ func location(t *testing.T, ctx context.Context) string {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// TestBrowserNeverChargesTwice: two tabs with the same payment (the second
+// is warned and sends nothing), the back button after a payment, and a
+// processor that acts then drops the connection: each ends with the one
+// upstream transaction.
+func TestBrowserNeverChargesTwice(t *testing.T) {
+	t.Parallel()
+	p := newPortal(t)
+	ctx := p.signedInBrowser(t)
+
+	// Two tabs, each with its own form, the same card and amount.
+	tab2, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	p.fillCard(t, ctx, "61.00", "4111111111111111", "123")
+	p.fillCard(t, tab2, "61.00", "4111 1111 1111 1111", "123")
+	if got := submit(t, ctx, "form.pay-form"); got != "Approved" {
+		t.Fatalf("first tab: %q", got)
+	}
+	submit(t, tab2, "form.pay-form")
+	warning := browser.TextOf(t, tab2, chromedp.CSS("#dup-heading"))
+	if !strings.Contains(warning, "already taken") || p.upstreamOf("CreditSale") != 1 {
+		t.Fatalf("second tab: %q, %d upstream sales", warning, p.upstreamOf("CreditSale"))
+	}
+	if v, _ := chromedp.Run(tab2, chromedp.Value(chromedp.ID("card-number"))); v != "" {
+		t.Fatal("the warning page holds the card number")
+	}
+	// An explicit "charge again" (the card typed again) does charge.
+	do(t, tab2, "charge again", chromedp.SendKeys(chromedp.ID("card-number"), "4111111111111111"), chromedp.Click(chromedp.ID("card-confirm")))
+	if got := submit(t, tab2, "form.pay-form"); got != "Approved" || p.upstreamOf("CreditSale") != 2 {
+		t.Fatalf("charge again: %q, %d upstream sales", got, p.upstreamOf("CreditSale"))
+	}
+
+	// The back button after a payment, and the form sent again. Chromium
+	// here keeps no back-forward cache (chromedp cannot follow a page restored
+	// from it), so the form comes back fresh from the server: the card typed
+	// again with the same amount is warned as a duplicate, never charged.
+	// (A page restored from the cache still holds its token, which the
+	// server answers with the transaction it made: TestCardSaleThroughThePages.)
+	back := browser.New(t, chromedp.Flag("disable-features", "BackForwardCache"))
+	back, cancelBack := context.WithTimeout(back, 2*time.Minute)
+	defer cancelBack()
+	browser.SignIn(t, back, p.env.URL, p.staff.Email, p.password, p.env.TOTP(t, p.staff.Email))
+	p.fillCard(t, back, "62.00", "5555555555554444", "123")
+	if got := submit(t, back, "form.pay-form"); got != "Approved" {
+		t.Fatalf("sale: %q", got)
+	}
+	do(t, back, "back", chromedp.NavigateBack(), chromedp.WaitVisible(chromedp.ID("card-amount")))
+	if v, _ := chromedp.Run(back, chromedp.Value(chromedp.ID("card-number"))); v != "" {
+		t.Fatal("the card number came back with the page")
+	}
+	do(t, back, "type it again", chromedp.SendKeys(chromedp.ID("card-number"), "5555555555554444"))
+	if v, _ := chromedp.Run(back, chromedp.Value(chromedp.ID("card-amount"))); v == "" {
+		do(t, back, "amount", chromedp.SendKeys(chromedp.ID("card-amount"), "62.00"), chromedp.SendKeys(chromedp.ID("card-expiry"), expiry()))
+	}
+	submit(t, back, "form.pay-form")
+	page := browser.TextOf(t, back, chromedp.CSS("main"))
+	if !strings.Contains(page, "already sent") && !strings.Contains(page, "already taken") {
+		t.Fatalf("sent again after the back button:\n%s", page)
+	}
+	if n := p.upstreamOf("CreditSale"); n != 3 {
+		t.Fatalf("%d upstream sales after the back button, want 3", n)
+	}
+
+	// The processor acts and drops the connection: the portal reads the
+	// sale back and shows it approved, once.
+	p.env.Sandbox.Root.Faults().FailNext("payments", -1)
+	p.fillCard(t, ctx, "63.00", "6011111111111117", "123")
+	if got := submit(t, ctx, "form.pay-form"); got != "Approved" {
+		t.Fatalf("act then drop: %q", got)
+	}
+	if n := p.upstreamOf("CreditSale"); n != 4 {
+		t.Fatalf("%d upstream sales after act-then-drop, want 4", n)
+	}
+	rows, _ := p.env.App.Payments.Ledger().List(t.Context(), nil, payments.Filter{MerchantID: p.merchant})
+	if len(rows.Transactions) != 4 {
+		t.Fatalf("%d ledger rows, want 4", len(rows.Transactions))
+	}
 }

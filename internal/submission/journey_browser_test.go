@@ -165,17 +165,17 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 		{"business.average_ticket", "12.50"}, {"business.highest_ticket", "250"},
 		{"business.card_present_pct", "80"}, {"business.keyed_pct", "5"}, {"business.ecommerce_pct", "15"},
 	})
-	// The new application starts with one empty owner.
-	if err := chromedp.Do(ctx, chromedp.Click(browser.Field("owners.0.is_control_person"))); err != nil {
-		t.Fatalf("mark the control person: %v", err)
-	}
+	// The new application starts with one empty owner. Its control person box is
+	// ticked after the other values are set (a click saves the section by itself
+	// after a delay, and its answer would put back values set before it without
+	// input events), just before the section's Save.
 	repFillsSection(t, ctx, "owners", []typedValue{
 		{"owners.0.first_name", "Jane"}, {"owners.0.last_name", "Doe"}, {"owners.0.title", "Managing member"},
 		{"owners.0.ownership_pct", "100"}, {"owners.0.date_of_birth", "1980-04-02"}, {"owners.0.ssn", "212-45-6789"},
 		{"owners.0.address.line1", "1 Home Way"}, {"owners.0.address.city", "Oakland"},
 		{"owners.0.address.state", "CA"}, {"owners.0.address.postal_code", "94601"},
 		{"owners.0.phone", "510-555-0199"}, {"owners.0.email", "jane@bluefern.example"},
-	})
+	}, "owners.0.is_control_person")
 	// The rep has no voided check at hand: the merchant will enter the account.
 	if err := chromedp.Do(ctx, chromedp.Click(browser.Field("bank.from_merchant"))); err != nil {
 		t.Fatalf("leave the bank account to the merchant: %v", err)
@@ -189,11 +189,14 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 
 // repFillsSection puts the values in the section's fields and presses its Save
 // button, then waits for the save and checks that no field was refused.
-func repFillsSection(t *testing.T, ctx context.Context, section string, values []typedValue) {
+func repFillsSection(t *testing.T, ctx context.Context, section string, values []typedValue, clicks ...string) {
 	t.Helper()
 	var steps []chromedp.Action[chromedp.Void]
 	for _, v := range values {
 		steps = append(steps, chromedp.SetValue(browser.Field(v.name), v.value))
+	}
+	for _, name := range clicks {
+		steps = append(steps, chromedp.Click(browser.Field(name)))
 	}
 	steps = append(steps, chromedp.Click(chromedp.CSS("#section-"+section+" .save-bar button[type=submit]")))
 	if err := chromedp.Do(ctx, steps...); err != nil {

@@ -20,13 +20,16 @@ const lockedMessage = "This application has been handed off to the merchant"
 
 // notEditing are the POST routes of an application that do not change it and
 // so stay open once it is handed off: the audited reveal of a personal number,
-// handing it to another rep (ownership, not data), restoring a deleted one, and
-// e-mailing the link again.
+// handing it to another rep (ownership, not data), restoring a deleted one,
+// e-mailing the link again, and pausing or resuming the reminders (which matter
+// most once it is handed off).
 var notEditing = map[string]bool{
-	"/applications/:id/reveal":         true,
-	"/applications/:id/reassign":       true,
-	"/applications/:id/restore":        true,
-	"/applications/:id/handoff/resend": true,
+	"/applications/:id/reveal":           true,
+	"/applications/:id/reassign":         true,
+	"/applications/:id/restore":          true,
+	"/applications/:id/handoff/resend":   true,
+	"/applications/:id/reminders/pause":  true,
+	"/applications/:id/reminders/resume": true,
 }
 
 func TestHandedOffApplicationRefusesEveryChange(t *testing.T) {

@@ -90,9 +90,13 @@ func (r burstResult) String() string {
 }
 
 // runBurst starts a fresh portal (pushConcurrency "" keeps the default) and
-// pushes the burst through it.
+// pushes the burst through it. The portal, its database and its pool are
+// closed when the burst ends, not when the benchmark does: six bursts' pools
+// left open would take more connections than the test cluster allows.
 func runBurst(b *testing.B, pushConcurrency string) burstResult {
 	b.Helper()
+	s := &burstScope{TB: b}
+	defer s.close()
 	opts := []apptest.Option{
 		apptest.WithSandbox(func(o *sandbox.Options) { o.Faults = sandbox.Faults{Latency: benchLatency} }),
 		apptest.WithConfiguredPool(), apptest.WithJobPollInterval(time.Second), apptest.WithoutWorkers(),
@@ -100,7 +104,7 @@ func runBurst(b *testing.B, pushConcurrency string) burstResult {
 	if pushConcurrency != "" {
 		opts = append(opts, apptest.WithEnv("PORTAL_PUSH_CONCURRENCY", pushConcurrency))
 	}
-	env := apptest.New(b, opts...)
+	env := apptest.New(s, opts...)
 	rep, _ := env.CreateUser(b, "rep@bench.example", models.RoleSalesRep)
 	pricingModel := createPricingModel(b, env.DB.Gorm)
 	files := make([][]byte, len(burstDocumentSizes))
@@ -119,7 +123,7 @@ func runBurst(b *testing.B, pushConcurrency string) burstResult {
 	if err := env.App.Jobs.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = env.App.Jobs.StopAndCancel(context.Background()) })
+	s.Cleanup(func() { _ = env.App.Jobs.StopAndCancel(context.Background()) })
 	before := env.DB.Pool.Stat()
 	pg := cputime.FindPostgres(ctx, env.DB.Pool)
 	cpu0, pg0 := cputime.Process(), pg.Used()
@@ -222,4 +226,20 @@ func runBurst(b *testing.B, pushConcurrency string) burstResult {
 		r.poolWaitMean = (after.EmptyAcquireWaitTime() - before.EmptyAcquireWaitTime()) / time.Duration(r.poolWaits)
 	}
 	return r
+}
+
+// burstScope is the benchmark with cleanups of its own, run by close: what
+// one burst set up is torn down when the burst ends.
+type burstScope struct {
+	testing.TB
+	cleanups []func()
+}
+
+// Cleanup registers f to run when the burst ends, after those registered later.
+func (s *burstScope) Cleanup(f func()) { s.cleanups = append(s.cleanups, f) }
+
+func (s *burstScope) close() {
+	for i := len(s.cleanups) - 1; i >= 0; i-- {
+		s.cleanups[i]()
+	}
 }

@@ -1,6 +1,7 @@
 package terminals_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -257,8 +258,22 @@ func TestBrowserUnknownOutcomeIsConfirmedByTheUser(t *testing.T) {
 	}
 	do(t, ctx, "open it", chromedp.Click(chromedp.CSS("#busy-EMULATOR a")), chromedp.WaitVisible(chromedp.ID("confirm-form")))
 	do(t, ctx, "say it was approved", chromedp.Click(chromedp.ID("outcome-approved")),
-		chromedp.SendKeys(chromedp.ID("confirm-approval"), "OK1234"),
-		chromedp.Submit(chromedp.ID("confirm-approval")))
+		chromedp.SendKeys(chromedp.ID("confirm-approval"), "OK1234"))
+	// News while the person answers (here: the background rechecks end) brings the
+	// rest of the section up to date and leaves the form as they filled it.
+	if _, err := p.env.DB.Pool.Exec(context.Background(),
+		`UPDATE terminal_launches SET recheck_until = NULL, follower = NULL, lease_until = NULL WHERE state = 'unknown'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.querySelector("#unknown-note").textContent.includes("keeps asking")`,
+		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the page never heard that the rechecks ended: %v", err)
+	}
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("outcome-approved").checked && document.getElementById("confirm-approval").value === "OK1234"`))
+	if err != nil || !kept {
+		t.Fatalf("the form lost what was chosen and typed (%v)", err)
+	}
+	do(t, ctx, "record it", chromedp.Submit(chromedp.ID("confirm-approval")))
 	text = waitState(t, ctx, "Approved")
 	if !strings.Contains(text, "OK1234") || !strings.Contains(text, "Confirmed by") {
 		t.Errorf("confirmed page:\n%s", text)

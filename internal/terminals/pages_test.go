@@ -2,7 +2,6 @@ package terminals_test
 
 import (
 	"context"
-	"html/template"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,8 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/views"
@@ -23,7 +22,7 @@ import (
 // render draws a page of the room as the handlers do, for u.
 func render(t *testing.T, u *models.User, name string, data any, fragment bool) string {
 	t.Helper()
-	r, err := view.New(views.FS, template.FuncMap{"asset": func(p string) string { return "/assets/" + p }, "money": payments.FormatCents}, scs.New(), "Test Payments")
+	r, err := view.New(views.FS, app.ViewFuncs(func(p string) string { return "/assets/" + p }), scs.New(), "Test Payments")
 	if err != nil {
 		t.Fatal(err)
 	}

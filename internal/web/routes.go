@@ -69,6 +69,24 @@ func routes(e *echo.Echo, d Deps) {
 	staff.POST("/applications/:id/submit", d.Submissions.Submit)
 	staff.GET("/applications/:id/progress", d.Submissions.Progress)
 	staff.POST("/applications/:id/handoff/resend", d.Handoff.ResendHandoff)
+	// Reminders: what was sent about an application, and pausing them.
+	staff.GET("/applications/:id/reminders", d.Reminders.Panel)
+	staff.POST("/applications/:id/reminders/pause", d.Reminders.Pause)
+	staff.POST("/applications/:id/reminders/resume", d.Reminders.Resume)
+
+	// The onboarding funnel: admins see every application, a rep their own.
+	staff.GET("/insights", d.Insights.Show)
+	staff.GET("/insights.csv", d.Insights.CSV)
+
+	// Importing drafts from a CSV file: a batch is its uploader's alone.
+	staff.GET("/imports", d.Imports.Index)
+	staff.GET("/imports/template.csv", d.Imports.Template)
+	staff.POST("/imports", d.Imports.Upload)
+	staff.GET("/imports/:id", d.Imports.Show)
+	staff.POST("/imports/:id/mapping", d.Imports.SaveMapping)
+	staff.POST("/imports/:id/import", d.Imports.Start)
+	staff.GET("/imports/:id/progress", d.Imports.Progress)
+	staff.GET("/imports/:id/rejected.csv", d.Imports.Rejected)
 
 	// An application's documents: every handler checks the application is
 	// the user's (admins: any) and, for changes, still editable.
@@ -165,6 +183,8 @@ func routes(e *echo.Echo, d Deps) {
 	admin.GET("/outbox/:id", d.Outbox.Show)
 	admin.GET("/outbox/:id/html", d.Outbox.HTML)
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
+	admin.GET("/reminders", d.Reminders.ShowSettings)
+	admin.POST("/reminders", d.Reminders.SaveSettings)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
 	site.RouteNotFound("/*", notFound)

@@ -17,10 +17,13 @@ import (
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/documents"
 	"github.com/payportal/portal/internal/handoff"
+	"github.com/payportal/portal/internal/imports"
+	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
@@ -49,6 +52,12 @@ type Deps struct {
 	// Applications serves the application workspace.
 	Applications *workspace.Handlers
 	Submissions  *submission.Handlers
+	// Reminders serves an application's reminders and the admins' settings.
+	Reminders *reminders.Handlers
+	// Imports serves the import of drafts from CSV files.
+	Imports *imports.Handlers
+	// Insights serves the onboarding funnel.
+	Insights *insights.Handlers
 	// Payments serves a merchant's virtual terminal, ledger and customers.
 	Payments *payments.Handlers
 	// Merchants serves the boarded merchants.

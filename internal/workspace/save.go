@@ -159,6 +159,7 @@ func (s *Service) write(ctx context.Context, tx pgx.Tx, u *models.User, a *model
 	a.DBA = d.Business.DBA
 	a.ContactName = d.Contact.Name
 	a.ContactEmail = d.Contact.Email
+	a.TINIndex = s.sealer.TINIndex(d)
 	a.PricingModelID = pricingID
 	if err := s.store.UpdateDraft(ctx, tx, a, now); err != nil {
 		if errors.Is(err, applications.ErrNoMatch) {

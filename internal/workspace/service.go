@@ -111,7 +111,7 @@ func (s *Service) Create(ctx context.Context, u *models.User) (*models.Applicati
 	if err != nil {
 		return nil, err
 	}
-	a.Draft = raw
+	a.Draft, a.TINIndex = raw, s.sealer.TINIndex(d)
 	err = s.store.InTx(ctx, func(tx pgx.Tx) error {
 		if err := s.store.Insert(ctx, tx, a); err != nil {
 			return err

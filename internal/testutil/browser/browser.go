@@ -26,7 +26,8 @@ const ArtifactsEnv = "PORTAL_TEST_ARTIFACTS"
 // context for one tab. The browser stops when the test ends; when the test
 // has failed, a full-page PNG screenshot is saved first and its path logged.
 // The test fails at once, with a clear message, if Chromium is not installed.
-func New(t testing.TB) context.Context {
+// extra adds allocator options (flags) to the defaults.
+func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		t.Fatalf("browser: Chromium not found at %s (install it with `apt-get install -y chromium`): %v", ChromiumPath, err)
@@ -45,6 +46,7 @@ func New(t testing.TB) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 1024),
 	)
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(allocCtx)
 	// Start the browser now, without a deadline: the first Run binds the
