@@ -63,6 +63,11 @@
   // values and version: what it held is put back into the new form (below) and saved from
   // there.
   document.addEventListener("htmx:configRequest", function (event) {
+    // The checklist's refresh brings the stepper: tell it which step is shown.
+    if (event.detail.elt && event.detail.elt.id === "checklist") {
+      var shown = document.querySelector("[data-step-panel]:not([hidden])");
+      if (shown && panels().length > 1) event.detail.parameters.step = shown.getAttribute("data-step-panel");
+    }
     var form = autosaveForm(eltOf(event));
     if (!form) return;
     if (!document.body.contains(form)) {

@@ -185,7 +185,11 @@ func (h *Handlers) Checklist(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.views.Fragment(c, http.StatusOK, "applications/checklist-refresh", &ChecklistView{App: rec.App, Checklist: list})
+	current := c.QueryParam("step")
+	if !IsStep(current) {
+		current = ""
+	}
+	return h.views.Fragment(c, http.StatusOK, "applications/checklist-refresh", &ChecklistView{App: rec.App, Checklist: list, Current: current})
 }
 
 // History renders the audit trail alone, for htmx to refresh it after a change.

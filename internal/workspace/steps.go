@@ -117,7 +117,10 @@ func stepOf(section string) string {
 type ChecklistView struct {
 	App       *models.Application
 	Checklist drafts.Checklist
+	// Current is the step the page shows (the page's script sends it), marked current in
+	// the stepper the refresh brings, so it never flickers unmarked.
+	Current string
 }
 
-// Steps is the stepper without a current step: the page's script keeps the current one.
-func (v *ChecklistView) Steps() []Step { return Steps(v.Checklist, "") }
+// Steps is the stepper of the refresh.
+func (v *ChecklistView) Steps() []Step { return Steps(v.Checklist, v.Current) }

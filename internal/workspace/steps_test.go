@@ -75,6 +75,10 @@ func TestOneStepAtATime(t *testing.T) {
 			t.Errorf("step %s says %v, the checklist %s left", c[1], state, c[2])
 		}
 	}
+	// Told the step shown, the refresh marks it current, so the stepper never flickers unmarked.
+	if marked := w.repC.Get("/applications/" + id.String() + "/checklist?step=owners").Body; !strings.Contains(marked, `id="step-owners" aria-current="step"`) {
+		t.Error("the checklist's refresh does not mark the step shown")
+	}
 	// Its links go to the field's step.
 	if !strings.Contains(list.Body, `href="?step=business#business.tin"`) {
 		t.Error("a checklist link does not lead to its step")
