@@ -63,6 +63,11 @@
   // values and version: what it held is put back into the new form (below) and saved from
   // there.
   document.addEventListener("htmx:configRequest", function (event) {
+    // The checklist's refresh brings the stepper: tell it which step is shown.
+    if (event.detail.elt && event.detail.elt.id === "checklist") {
+      var shown = document.querySelector("[data-step-panel]:not([hidden])");
+      if (shown && panels().length > 1) event.detail.parameters.step = shown.getAttribute("data-step-panel");
+    }
     var form = autosaveForm(eltOf(event));
     if (!form) return;
     if (!document.body.contains(form)) {
@@ -132,8 +137,43 @@
     var form = autosaveForm(eltOf(event));
     if (form) form.setAttribute("data-dirty", "");
     var text = (event.detail.xhr.responseText || "").trim();
-    showProblem(form, text && text.length < 600 ? text : "Not saved: the portal answered with an error. Your values are still here; try Save again.");
+    text = text && text.length < 600 ? text : "Not saved: the portal answered with an error. Your values are still here; try Save again.";
+    if (event.detail.xhr.status === 409 && form && showConflict(form, text)) {
+      showProblem(form, "Not saved: see the message beside the field.");
+      return;
+    }
+    showProblem(form, text);
   });
+
+  // The field last changed in each section form: a conflict is about it.
+  document.addEventListener("change", function (event) {
+    var form = autosaveForm(event.target);
+    if (form && event.target.id) form.setAttribute("data-last-changed", event.target.id);
+  });
+
+  // showConflict puts a refused save's message beside the field the rep changed, where
+  // they are looking, and ties it to the field for screen readers.
+  function showConflict(form, text) {
+    var id = form.getAttribute("data-last-changed");
+    var field = id && document.getElementById(id);
+    if (!field) return false;
+    var noteId = id + "-conflict";
+    var note = document.getElementById(noteId);
+    if (!note) {
+      note = document.createElement("small");
+      note.id = noteId;
+      note.className = "field-error conflict-note";
+      note.setAttribute("role", "alert");
+      var after = field.type === "checkbox" || field.type === "radio" ? field.closest("label") || field : field;
+      after.insertAdjacentElement("afterend", note);
+    }
+    note.textContent = text;
+    var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(function (x) { return x && x !== noteId; });
+    described.unshift(noteId);
+    field.setAttribute("aria-describedby", described.join(" "));
+    field.setAttribute("aria-invalid", "true");
+    return true;
+  }
   document.addEventListener("htmx:sendError", function (event) {
     var form = autosaveForm(eltOf(event));
     if (form) form.setAttribute("data-dirty", "");
@@ -149,6 +189,130 @@
     if (document.querySelector("form[data-autosave][data-dirty], .htmx-request[data-autosave]")) {
       event.preventDefault();
       event.returnValue = "";
+    }
+  });
+
+  // The steps: one section at a time. The stepper's links work without this script (each
+  // loads ?step=name); with it, a step is shown at once, keeping every form on the page and
+  // its autosave. The checklist's links go to their step and then to their field, with the
+  // field's label in view.
+  function panels() { return document.querySelectorAll("[data-step-panel]"); }
+
+  function currentStep() {
+    var a = document.querySelector("#stepper [aria-current='step']");
+    return a ? a.getAttribute("data-step-link") : null;
+  }
+
+  // markStep puts aria-current on the step shown, and opens its part of the checklist.
+  function markStep(name) {
+    Array.prototype.forEach.call(document.querySelectorAll("#stepper [data-step-link]"), function (a) {
+      if (a.getAttribute("data-step-link") === name) a.setAttribute("aria-current", "step");
+      else a.removeAttribute("aria-current");
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-checklist-section]"), function (d) {
+      d.open = d.getAttribute("data-checklist-section") === name;
+    });
+  }
+
+  function showStep(name, focus) {
+    var found = false;
+    Array.prototype.forEach.call(panels(), function (p) {
+      var on = p.getAttribute("data-step-panel") === name;
+      p.hidden = !on;
+      if (on) found = true;
+    });
+    if (!found) return false;
+    markStep(name);
+    if (window.history && window.history.replaceState) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("step", name);
+      url.hash = "";
+      window.history.replaceState(null, "", url.toString());
+    }
+    if (name === "review" && window.htmx) {
+      var review = document.getElementById("review");
+      if (review) window.htmx.trigger(review, "step-shown");
+    }
+    if (focus !== false) {
+      var panel = document.querySelector("[data-step-panel='" + name + "']");
+      var heading = panel && panel.querySelector("h2");
+      var stepper = document.getElementById("stepper");
+      if (stepper) stepper.scrollIntoView({ block: "start" });
+      if (heading) {
+        if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+        heading.focus({ preventScroll: true });
+      }
+    }
+    return true;
+  }
+  window.portalShowStep = showStep;
+
+  // gotoField shows a field with its label in view, and puts the cursor in it.
+  function gotoField(id) {
+    var el = document.getElementById(id);
+    if (!el) return;
+    var label = document.querySelector("label[for='" + (window.CSS && CSS.escape ? CSS.escape(id) : id) + "']");
+    (label || el).scrollIntoView({ block: "start" });
+    if (!el.matches("input, select, textarea, button, a[href], [tabindex]")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("click", function (event) {
+    var a = event.target.closest && event.target.closest("a[data-step-link]");
+    if (!a || !panels().length || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var field = a.getAttribute("data-goto-field");
+    if (!showStep(a.getAttribute("data-step-link"), !field)) return;
+    event.preventDefault();
+    if (field) gotoField(field);
+  });
+
+  // The checklist's answer brings a new stepper, out of band: keep the step shown marked.
+  document.addEventListener("htmx:afterSettle", function () {
+    var shown = document.querySelector("[data-step-panel]:not([hidden])");
+    if (shown && panels().length > 1) markStep(shown.getAttribute("data-step-panel"));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var name = currentStep();
+    if (name) markStep(name);
+  });
+
+  // "Save and continue": once the section saved with nothing refused, the next step. (Kept
+  // beside the form, not on it: the answer is morphed into the form, attributes and all.)
+  var continueTo = new WeakMap();
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest && event.target.closest("button[data-continue]");
+    if (b && b.form) continueTo.set(b.form, b.getAttribute("data-continue"));
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = autosaveForm(eltOf(event));
+    if (!form) return;
+    var next = continueTo.get(form);
+    continueTo.delete(form);
+    if (next && event.detail.xhr && event.detail.xhr.status === 200) showStep(next);
+  });
+
+  // Submit: pressed once, it says so at once and cannot be pressed again; the page that
+  // follows shows the push's progress until the merchant's link comes back.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("[data-submit-form]") || event.defaultPrevented) return;
+    if (form.getAttribute("aria-busy") === "true") {
+      event.preventDefault();
+      return;
+    }
+    var button = form.querySelector("button[type=submit]");
+    form.setAttribute("aria-busy", "true");
+    if (button) {
+      button.textContent = "Submitting…";
+      button.setAttribute("aria-disabled", "true");
+      setTimeout(function () { button.disabled = true; }, 0);
+    }
+    var pending = form.querySelector("[data-submit-pending]");
+    if (pending) {
+      pending.textContent = "Sending the application to the processor. The progress shows here in a moment.";
+      var bar = document.createElement("progress");
+      bar.setAttribute("aria-label", "Submitting");
+      pending.appendChild(bar);
     }
   });
 

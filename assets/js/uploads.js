@@ -30,15 +30,33 @@
       if (form.hasAttribute("data-enhanced")) return;
       form.setAttribute("data-enhanced", "");
       var input = form.querySelector("[data-file-input]");
-      if (input && form.querySelector("[data-doc-type]")) input.multiple = true;
+      if (input && (form.querySelector("[data-doc-type]") || form.hasAttribute("data-slot"))) input.multiple = true;
       var zone = form.querySelector("[data-dropzone]");
       if (zone) zone.hidden = false;
+      // A slot uploads as soon as a file is chosen: its button is only for pages
+      // without this script.
+      var button = form.querySelector("[data-slot-submit]");
+      if (button) button.hidden = true;
     });
   }
 
+  // queueFor is where a form's uploads show: the queue beside the form (inside
+  // its slot, under the other-documents form), or, for a replacement in the
+  // list (which reloads), the queue above the list.
   function queueFor(form) {
-    var section = form.closest("section");
-    return (section && section.querySelector("[data-upload-queue]")) || document.querySelector("[data-upload-queue]");
+    if (form.hasAttribute("data-replace")) return document.querySelector("[data-upload-queue='replace']");
+    var parent = form.parentElement;
+    var own = parent && parent.querySelector(":scope > [data-upload-queue]");
+    return own || document.querySelector("[data-upload-queue]");
+  }
+
+  // typeOf is the document type a form uploads: the slot's own, the type
+  // chosen in the select, or none (a replacement keeps its type).
+  function typeOf(form) {
+    var select = form.querySelector("[data-doc-type]");
+    if (select) return select.value;
+    var fixed = form.querySelector("input[name='doc_type']");
+    return fixed ? fixed.value : null;
   }
 
   function showError(form, selector, control, message) {
@@ -64,8 +82,9 @@
       return false;
     }
     showError(form, "[data-type-error]", select, "");
+    var docType = typeOf(form);
     files.forEach(function (file) {
-      enqueue(form, file, select ? select.value : null);
+      enqueue(form, file, docType);
     });
     return true;
   }
@@ -170,7 +189,11 @@
   // settle ends a job; its button then dismisses the row.
   function settle(job, state, text) {
     setState(job, state, text);
-    if (state === "error") job.status.setAttribute("role", "alert");
+    if (state === "error") {
+      // A refused file shows its message alone, not a progress bar beside it.
+      job.status.setAttribute("role", "alert");
+      job.progress.remove();
+    }
     job.button.textContent = "Dismiss";
     job.button.setAttribute("aria-label", "Dismiss " + job.file.name);
   }
@@ -225,8 +248,18 @@
     e.preventDefault();
     zone.classList.remove("dragover");
     var files = Array.prototype.slice.call(e.dataTransfer.files || []);
-    var form = zone.closest("[data-upload-form]");
+    var form = zone.querySelector("[data-upload-form]") || zone.closest("[data-upload-form]");
     if (form && files.length) startBatch(form, files);
+  });
+
+  // Choosing files in a slot uploads them at once, as the slot's type.
+  document.addEventListener("change", function (e) {
+    var input = e.target;
+    if (!input.matches || !input.matches("[data-file-input]")) return;
+    var form = input.form;
+    if (!form || !form.hasAttribute("data-slot") || !window.FormData) return;
+    var files = Array.prototype.slice.call(input.files || []);
+    if (files.length && startBatch(form, files)) input.value = "";
   });
 
   // A delete that fails (the application was handed off meanwhile, the

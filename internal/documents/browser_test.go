@@ -47,7 +47,7 @@ func TestBrowserUploadTwoDocumentsAndDeleteOne(t *testing.T) {
 
 	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(env.URL+"/applications/"+a.ID.String()),
+		chromedp.Navigate(env.URL+"/applications/"+a.ID.String()+"?step=documents"),
 		// The documents section arrives with htmx.
 		chromedp.WaitVisible(chromedp.ID("doc-file")),
 		chromedp.WaitVisible(chromedp.CSS("[data-dropzone]")),

@@ -42,8 +42,55 @@ func NewHandlers(svc *Service, views *view.Renderer, log *slog.Logger) *Handlers
 
 // Section shows the documents section: the fragment the application page
 // loads with htmx, or a whole page for browsers without JavaScript.
+//
+// After an upload too large to read (see TooLargeRedirect), the page states the limit
+// at the field the file was chosen in.
 func (h *Handlers) Section(c echo.Context) error {
-	return h.renderSection(c, http.StatusOK, uploadForm{})
+	form := uploadForm{}
+	if c.QueryParam(refusedParam) == refusedTooLarge {
+		form.FileError = rejectOverLimit(h.svc.MaxBytes()).Error()
+		if code := c.QueryParam("slot"); IsDocumentType(code) {
+			form.DocType, form.Slot = code, true
+		}
+		if id, err := uuid.Parse(c.QueryParam("doc")); err == nil {
+			form.ReplaceID = id
+		}
+	}
+	return h.renderSection(c, http.StatusOK, form)
+}
+
+// refusedParam and refusedTooLarge mark the documents page shown again after an upload
+// too large to read.
+const (
+	refusedParam    = "refused"
+	refusedTooLarge = "too-large"
+)
+
+// TooLargeRedirect is where the browser goes back to after a document upload (or a
+// replacement) larger than the portal reads, sent without JavaScript: the documents page,
+// saying so at the field. The slot the file was chosen in is in the form's address
+// (?slot=), since the body is not read. Other requests are not its business.
+func TooLargeRedirect(c echo.Context) (string, bool) {
+	appID, err := uuid.Parse(c.Param("id"))
+	if err != nil || c.Request().Method != http.MethodPost {
+		return "", false
+	}
+	q := url.Values{refusedParam: {refusedTooLarge}}
+	switch c.Path() {
+	case "/applications/:id/documents":
+		if code := c.QueryParam("slot"); IsDocumentType(code) {
+			q.Set("slot", code)
+		}
+	case "/applications/:id/documents/:doc/replace":
+		docID, err := uuid.Parse(c.Param("doc"))
+		if err != nil {
+			return "", false
+		}
+		q.Set("doc", docID.String())
+	default:
+		return "", false
+	}
+	return SectionPath(appID) + "?" + q.Encode(), true
 }
 
 // List is the document list alone, reloaded after every change.
@@ -52,7 +99,7 @@ func (h *Handlers) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.views.Fragment(c, http.StatusOK, "documents/list", data)
+	return h.views.Fragment(c, http.StatusOK, "documents/list-refresh", data)
 }
 
 // Upload attaches a new document. The body streams into storage; the
@@ -75,7 +122,7 @@ func (h *Handlers) Upload(c echo.Context) error {
 		return err
 	})
 	if err != nil {
-		return h.refused(c, uploadForm{DocType: fields.Get(FieldDocType)}, err)
+		return h.refused(c, uploadForm{DocType: fields.Get(FieldDocType), Slot: fields.Get("slot") == "true"}, err)
 	}
 	return h.changed(c, a.ID, http.StatusCreated, "Uploaded "+doc.DisplayName+".")
 }

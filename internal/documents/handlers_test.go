@@ -172,6 +172,42 @@ func TestUploadRefusals(t *testing.T) {
 
 // A browser without JavaScript posts the form with the CSRF token as a field;
 // it gets a redirect, or the page again with the message beside the file.
+// Without JavaScript, a file too large to read brings back the documents page with the
+// limit stated at the field it was chosen in (a slot's, or the other documents'), not a
+// bare 413.
+func TestPlainFormUploadTooLargeToRead(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t, apptest.WithEnv("PORTAL_MAX_UPLOAD_BYTES", "1024"))
+	c, rep := signIn(t, env, "rep@example.com", models.RoleSalesRep)
+	a := newApplication(t, env, rep)
+	requireDocuments(t, env, a, "voided_check")
+	path := documents.SectionPath(a.ID)
+	c.Get(path)
+	big := append(append([]byte{}, samplePDF...), make([]byte, 3<<20)...)
+	for _, tt := range []struct{ action, location, field string }{
+		{path + "?slot=voided_check", path + "?refused=too-large&slot=voided_check",
+			`<small id="slot-error-voided_check" class="field-error" role="alert">The file is larger than the 1 KiB limit.</small>`},
+		{path, path + "?refused=too-large",
+			`<small id="doc-file-error" class="field-error" role="alert">The file is larger than the 1 KiB limit.</small>`},
+	} {
+		body, ctype := multipartForm(t,
+			part{Name: "csrf_token", Body: []byte(c.CSRF())},
+			part{Name: "doc_type", Body: []byte("voided_check")},
+			part{Name: "file", File: "huge.pdf", Body: big})
+		res := c.Do(http.MethodPost, tt.action, body, http.Header{"Content-Type": {ctype}})
+		if res.Status != http.StatusSeeOther || res.Location != tt.location {
+			t.Fatalf("%s: %d %q, want 303 to %s", tt.action, res.Status, res.Location, tt.location)
+		}
+		page := c.Get(res.Location)
+		if page.Status != http.StatusOK || !strings.Contains(page.Body, tt.field) {
+			t.Errorf("%s: the page does not state the limit at the field:\n%s", tt.action, page.Body)
+		}
+	}
+	if n := len(documentsOf(t, env, a.ID)); n != 0 {
+		t.Errorf("documents = %d, want none", n)
+	}
+}
+
 func TestPlainFormUpload(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
@@ -340,13 +376,25 @@ func TestRequiredDocumentSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := c.Get(documents.SectionPath(a.ID) + "/list").Body
-	if !strings.Contains(list, `id="documents.voided_check" class="doc-slot-missing"`) ||
-		!strings.Contains(list, `id="documents.bank_statement" class="doc-slot-missing"`) {
-		t.Fatalf("slots missing:\n%s", list)
+	page := c.Get(documents.SectionPath(a.ID)).Body
+	for _, code := range []string{"voided_check", "bank_statement"} {
+		if !strings.Contains(page, `<li id="documents.`+code+`" class="doc-slot" tabindex="-1" data-dropzone>`) ||
+			!strings.Contains(page, `action="/applications/`+a.ID.String()+`/documents?slot=`+code+`"`) ||
+			!strings.Contains(page, `<input type="hidden" name="doc_type" value="`+code+`">`) {
+			t.Fatalf("no slot of its own for %s:\n%s", code, page)
+		}
+		if !strings.Contains(page, `<span id="slot-status-`+code+`" class="doc-slot-status">
+  <span class="state state-attention">Missing</span>`) {
+			t.Errorf("slot %s not missing", code)
+		}
 	}
 	upload(t, c, documents.SectionPath(a.ID), "voided_check", "check.pdf", samplePDF)
+	// The list's refresh brings the slots' states with it.
 	list = c.Get(documents.SectionPath(a.ID) + "/list").Body
-	if !strings.Contains(list, `id="documents.voided_check" class="doc-slot-done"`) {
+	if !strings.Contains(list, `<span id="slot-status-voided_check" class="doc-slot-status" hx-swap-oob="true">
+  <span class="state state-success">Uploaded</span> <span class="doc-slot-file">check.pdf</span>`) ||
+		!strings.Contains(list, `<span id="slot-status-bank_statement" class="doc-slot-status" hx-swap-oob="true">
+  <span class="state state-attention">Missing</span>`) {
 		t.Fatalf("uploaded slot not done:\n%s", list)
 	}
 }

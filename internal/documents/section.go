@@ -34,10 +34,11 @@ type documentRow struct {
 	Upstream string
 }
 
-// slot is a required document type and whether one is uploaded.
+// slot is a required document type, whether one is uploaded, and the files of that type.
 type slot struct {
 	Code, Label, Anchor string
 	Uploaded            bool
+	Files               []string
 }
 
 // uploadForm keeps what the person chose and the messages to show beside
@@ -49,6 +50,8 @@ type uploadForm struct {
 	// ReplaceID names the document whose replacement was refused; its
 	// message is in FileError.
 	ReplaceID uuid.UUID
+	// Slot says the upload came from the slot of DocType, where its message shows.
+	Slot bool
 }
 
 func (f *uploadForm) setError(field, message string) {
@@ -61,10 +64,21 @@ func (f *uploadForm) setError(field, message string) {
 
 // NewFileError is the message beside the new-document file input.
 func (f uploadForm) NewFileError() string {
-	if f.ReplaceID != uuid.Nil {
+	if f.ReplaceID != uuid.Nil || f.Slot {
 		return ""
 	}
 	return f.FileError
+}
+
+// SlotError is the message beside the file input of the slot of a required type.
+func (f uploadForm) SlotError(code string) string {
+	if !f.Slot || f.DocType != code {
+		return ""
+	}
+	if f.FileError != "" {
+		return f.FileError
+	}
+	return f.TypeError
 }
 
 // ReplaceError is the message beside the replace input of document id.
@@ -91,9 +105,9 @@ func newSectionData(o *Overview, maxBytes int64, form uploadForm) *sectionData {
 	if o.EditError != nil {
 		d.EditBlock = o.EditError.Error()
 	}
-	uploaded := map[string]bool{}
+	uploaded := map[string][]string{}
 	for _, doc := range o.Documents {
-		uploaded[doc.DocType] = true
+		uploaded[doc.DocType] = append(uploaded[doc.DocType], doc.DisplayName)
 		d.Documents = append(d.Documents, documentRow{
 			Document:    doc,
 			TypeLabel:   DocumentTypeLabel(doc.DocType),
@@ -109,7 +123,8 @@ func newSectionData(o *Overview, maxBytes int64, form uploadForm) *sectionData {
 		}
 		seen[code] = true
 		d.Slots = append(d.Slots, slot{
-			Code: code, Label: DocumentTypeLabel(code), Anchor: drafts.DocumentField(code), Uploaded: uploaded[code],
+			Code: code, Label: DocumentTypeLabel(code), Anchor: drafts.DocumentField(code),
+			Uploaded: len(uploaded[code]) > 0, Files: uploaded[code],
 		})
 	}
 	return d

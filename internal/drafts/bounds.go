@@ -201,6 +201,10 @@ func (b bound) rangeMessage(label string) string {
 	return fmt.Sprintf("%s can be at most %s.", label, formatMoney(b.max))
 }
 
+// FormatMoney writes hundredths as dollars with thousands separators, for people:
+// 6200000 is "62,000.00".
+func FormatMoney(n int64) string { return formatMoney(n) }
+
 // formatMoney writes hundredths as dollars with thousands separators: 99999999999 is
 // "999,999,999.99".
 func formatMoney(n int64) string {

@@ -159,7 +159,7 @@ type fieldInfo struct {
 
 // hints shared by several inputs.
 const (
-	hintMoney   = "US dollars, like 1234.50."
+	hintMoney   = "US dollars, like $62,000 or 1234.50."
 	hintPercent = "Percent, like 25 or 33.33."
 )
 

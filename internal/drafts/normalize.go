@@ -16,7 +16,11 @@ import (
 // form again.
 func (d *Draft) Normalize() {
 	trimStrings(reflect.ValueOf(d).Elem())
+	d.tidy()
 	b := &d.Business
+	for _, s := range []*string{&b.Phone, &d.Contact.Phone} {
+		*s = normalizePhone(*s)
+	}
 	normalizeDigits(&b.TIN, validation.IsEIN(b.TIN) || validation.IsSSN(b.TIN))
 	normalizeAddress(&b.Address)
 	b.IncorporationState = upperIf(b.IncorporationState, validation.IsUSState)
@@ -31,9 +35,95 @@ func (d *Draft) Normalize() {
 		normalizeDigits(&o.SSN, validation.IsSSN(o.SSN))
 		normalizeAddress(&o.Address)
 		normalizeAmount(&o.OwnershipPct, percent)
+		o.Phone = normalizePhone(o.Phone)
 	}
 	normalizeDigits(&d.Bank.RoutingNumber, validation.IsRoutingNumberFormat(d.Bank.RoutingNumber))
 	normalizeDigits(&d.Bank.AccountNumber, validation.IsBankAccountNumber(d.Bank.AccountNumber))
+}
+
+// tidy rewrites what people commonly type into the form the rules read, before they read
+// it: a dollar sign before an amount ("$62,000"), a ZIP+4 typed as nine digits or with a
+// space. Validate works on a tidied copy and Normalize tidies, so "$62,000" is accepted and
+// stored as 62000. Anything else is left for the rules to refuse with their message.
+func (d *Draft) tidy() {
+	b := &d.Business
+	for _, s := range []*string{&b.MonthlyVolume, &b.AverageTicket, &b.HighestTicket} {
+		*s = tidyMoney(*s)
+	}
+	b.Address.PostalCode = tidyZIP(b.Address.PostalCode)
+	for i := range d.Owners {
+		d.Owners[i].Address.PostalCode = tidyZIP(d.Owners[i].Address.PostalCode)
+	}
+}
+
+// tidyMoney drops a dollar sign (and the spaces after it) from an amount: "$62,000",
+// "$ 62,000.00", "US$62000" and "62000 USD" read as 62,000. An amount that still does not
+// read stays as typed, for its message.
+func tidyMoney(s string) string {
+	t := strings.TrimSpace(s)
+	for _, p := range []string{"US$", "USD", "$"} {
+		if rest, ok := strings.CutPrefix(t, p); ok {
+			t = strings.TrimSpace(rest)
+			break
+		}
+	}
+	if rest, ok := strings.CutSuffix(t, "USD"); ok {
+		t = strings.TrimSpace(rest)
+	}
+	if _, ok := validation.Hundredths(t); ok {
+		return t
+	}
+	return s
+}
+
+// tidyZIP writes a ZIP+4 typed as nine digits ("941051234") or with a space
+// ("94105 1234") the way the rule and the processor read it: 94105-1234.
+func tidyZIP(s string) string {
+	t := strings.TrimSpace(s)
+	if d, ok := validation.Digits(t); ok && len(d) == 9 && (t == d || t == d[:5]+" "+d[5:]) {
+		return d[:5] + "-" + d[5:]
+	}
+	return s
+}
+
+// normalizePhone stores a phone number one way: a US number as its 10 digits (what the
+// portal sends: the processor's phone fields take 10-digit US numbers), an international
+// one as + and its digits. A number the rule refuses stays as typed. FormatPhone shows it again.
+func normalizePhone(s string) string {
+	if !validation.IsPhone(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	digits := b.String()
+	switch {
+	case strings.HasPrefix(s, "+") && !strings.HasPrefix(digits, "1"):
+		return "+" + digits
+	case len(digits) == 11:
+		return digits[1:] // the country code 1 of a US number
+	}
+	return digits
+}
+
+// FormatPhone writes a stored phone number for people: a US number as (415) 555-0100,
+// anything else as stored.
+func FormatPhone(s string) string {
+	if len(s) != 10 {
+		return s
+	}
+	if _, ok := validation.Digits(s); !ok || !validation.IsPhone(s) {
+		return s
+	}
+	return "(" + s[:3] + ") " + s[3:6] + "-" + s[6:]
+}
+
+// IsPhoneField reports whether a canonical field name is a phone number.
+func IsPhoneField(field string) bool {
+	return field == "business.phone" || field == "contact.phone" || strings.HasSuffix(field, ".phone") && strings.HasPrefix(field, "owners.")
 }
 
 // normalizeDigits drops separators from a number that passed its rule.

@@ -32,7 +32,7 @@ func TestNormalize(t *testing.T) {
 		{d.Owners[0].OwnershipPct, "1,000"},
 		{d.Bank.RoutingNumber, "011401533"},
 		{d.Bank.AccountNumber, "000123456789"},
-		{d.Business.Phone, "(415) 555-0100"},
+		{d.Business.Phone, "4155550100"},
 	}
 	for i, c := range checks {
 		if c.got != c.want {
@@ -96,5 +96,80 @@ func TestTaxID(t *testing.T) {
 	d.Business.EntityType = EntityLLC
 	if d.TaxID() != "" {
 		t.Errorf("an LLC never falls back to an SSN: %q", d.TaxID())
+	}
+}
+
+// People type amounts with a dollar sign and commas, phones in any common format, EINs with
+// or without the dash and ZIP+4 codes with or without it: each is accepted and stored one
+// way; what still cannot be read keeps a message at its field.
+func TestTypedFormsAreAcceptedAndStoredOneWay(t *testing.T) {
+	cases := []struct {
+		field, typed, stored string
+	}{
+		{"business.monthly_volume", "$62,000", "62000"},
+		{"business.monthly_volume", "62,000.00", "62000.00"},
+		{"business.monthly_volume", "62000", "62000"},
+		{"business.monthly_volume", "$ 62,000.50", "62000.50"},
+		{"business.average_ticket", "US$12.50", "12.50"},
+		{"business.highest_ticket", "250 USD", "250"},
+		{"business.phone", "(415) 555-0100", "4155550100"},
+		{"business.phone", "415.555.0100", "4155550100"},
+		{"business.phone", "+1 415 555 0100", "4155550100"},
+		{"business.phone", "1-415-555-0100", "4155550100"},
+		{"contact.phone", "415 555 0100", "4155550100"},
+		{"owners.0.phone", "+44 20 7946 0958", "+442079460958"},
+		{"business.tin", "12-3456789", "123456789"},
+		{"business.tin", "123456789", "123456789"},
+		{"business.address.postal_code", "94105", "94105"},
+		{"business.address.postal_code", "941051234", "94105-1234"},
+		{"business.address.postal_code", "94105 1234", "94105-1234"},
+		{"owners.0.address.postal_code", "94105-1234", "94105-1234"},
+	}
+	for _, c := range cases {
+		d := completeDraft(EntityLLC)
+		if err := d.Set(c.field, c.typed); err != nil {
+			t.Fatal(err)
+		}
+		if errs := d.Validate(now); errs[c.field] != "" {
+			t.Errorf("%s %q refused: %s", c.field, c.typed, errs[c.field])
+			continue
+		}
+		d.Normalize()
+		if got, _ := d.Get(c.field); got != c.stored {
+			t.Errorf("%s %q stored as %q, want %q", c.field, c.typed, got, c.stored)
+		}
+	}
+
+	for _, c := range []struct{ field, typed string }{
+		{"business.monthly_volume", "$62,00"},
+		{"business.monthly_volume", "sixty thousand"},
+		{"business.monthly_volume", "$-5"},
+		{"business.phone", "555-0100"},
+		{"business.phone", "(415) 555-0100 ext 12"},
+		{"business.tin", "12-345678"},
+		{"business.address.postal_code", "9410"},
+		{"business.address.postal_code", "94105-12"},
+	} {
+		d := completeDraft(EntityLLC)
+		if err := d.Set(c.field, c.typed); err != nil {
+			t.Fatal(err)
+		}
+		if errs := d.Validate(now); errs[c.field] == "" {
+			t.Errorf("%s %q accepted, want a message at the field", c.field, c.typed)
+		}
+		d.Normalize()
+		if got, _ := d.Get(c.field); got != c.typed {
+			t.Errorf("%s %q refused but stored as %q: what was typed must stay", c.field, c.typed, got)
+		}
+	}
+}
+
+func TestFormatPhone(t *testing.T) {
+	for in, want := range map[string]string{
+		"4155550100": "(415) 555-0100", "+442079460958": "+442079460958", "": "", "0123456789": "0123456789",
+	} {
+		if got := FormatPhone(in); got != want {
+			t.Errorf("FormatPhone(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

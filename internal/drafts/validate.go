@@ -123,6 +123,7 @@ func (d *Draft) trimmed() Draft {
 	t := *d
 	t.Owners = slices.Clone(d.Owners)
 	trimStrings(reflect.ValueOf(&t).Elem())
+	t.tidy()
 	return t
 }
 

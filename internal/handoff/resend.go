@@ -13,6 +13,7 @@ import (
 	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/states"
 )
 
 // ResendDeps are the collaborators of sending the hand-off e-mail again.
@@ -36,6 +37,9 @@ func NewResender(d ResendDeps) *Resender { return &Resender{d: d, mailer: d.Mail
 // errNotLinked refuses to resend an e-mail before the link exists.
 var errNotLinked = apperr.New(apperr.KindConflict, "There is no link to send yet: the application has not been handed off to the merchant.")
 
+// errDecided refuses to resend the link once the processor has decided.
+var errDecided = apperr.New(apperr.KindConflict, "The processor has decided on this application: the merchant's link is not sent again.")
+
 // ResendHandoff e-mails the merchant their link again: a new message in the
 // outbox (the earlier ones keep their own record), written from the current
 // owner of the application, and an audit entry.
@@ -43,6 +47,9 @@ func (s *Resender) ResendHandoff(ctx context.Context, u *models.User, id uuid.UU
 	a, err := s.d.Apps.Visible(ctx, nil, u, id)
 	if err != nil {
 		return nil, err
+	}
+	if a.Locked() && a.UpstreamStatus != nil && states.Decided(*a.UpstreamStatus) {
+		return nil, errDecided
 	}
 	token, err := s.trackedToken(a)
 	if err != nil {

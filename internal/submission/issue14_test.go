@@ -2,6 +2,8 @@ package submission_test
 
 import (
 	"context"
+	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -105,5 +107,47 @@ func TestMoreInformationNeededTellsTheRepWhatToDo(t *testing.T) {
 	list := s.repC.Get("/?status=more_information")
 	if !strings.Contains(list.Body, a.ID.String()) || !strings.Contains(list.Body, "The processor needs more information") {
 		t.Error("the dashboard does not show or find it")
+	}
+}
+
+// The pill at the top of the application says the outcome in its colour (Boarded green,
+// Declined red, Withdrawn grey, waiting amber); once the processor has decided, the link is
+// not offered to be e-mailed again (nor sent when asked), and the notes stay writable.
+func TestOutcomePillAndNoResendAfterTheDecision(t *testing.T) {
+	t.Parallel()
+	s := newSubmitEnv(t, submitOptions{})
+	a := s.newApplication(t, s.rep, readyDraft("Blue Fern"), 1)
+	submit(t, s.repC, a.ID)
+	s.waitForStatus(t, a.ID, 20*time.Second, models.StatusLinked)
+	base := "/applications/" + a.ID.String()
+	pill := regexp.MustCompile(`<span class="([^"]*)" id="application-state" data-state="([^"]*)">([^<]*)</span>`)
+	page := s.repC.Get(base)
+	if m := pill.FindStringSubmatch(page.Body); m == nil || m[1] != "state state-waiting" || m[3] != "Sent to merchant" {
+		t.Errorf("waiting pill: %v", m)
+	}
+	if !strings.Contains(page.Body, `id="resend-handoff"`) {
+		t.Error("no resend while the merchant has the link")
+	}
+	for _, tt := range []struct{ upstream, class, label string }{
+		{"boarded", "state state-success", "Boarded"},
+		{"declined", "state state-danger", "Declined"},
+		{"withdrawn", "state state-muted", "Withdrawn"},
+	} {
+		if err := s.env.DB.Gorm.Exec(`UPDATE applications SET upstream_status = ?, upstream_status_at = now() WHERE id = ?`, tt.upstream, a.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		page := s.repC.Get(base)
+		if m := pill.FindStringSubmatch(page.Body); m == nil || m[1] != tt.class || m[3] != tt.label {
+			t.Errorf("%s: pill %v, want %s %q", tt.upstream, m, tt.class, tt.label)
+		}
+		if strings.Contains(page.Body, `id="resend-handoff"`) || !strings.Contains(page.Body, `id="resend-not-needed"`) {
+			t.Errorf("%s: the link is still offered to be e-mailed again", tt.upstream)
+		}
+		if res := s.repC.PostForm(base+"/handoff/resend", nil); res.Status != http.StatusConflict {
+			t.Errorf("%s: resend answered %d, want 409", tt.upstream, res.Status)
+		}
+		if strings.Contains(inputTagOf(page.Body, "notes"), "disabled") {
+			t.Errorf("%s: the notes are locked", tt.upstream)
+		}
 	}
 }

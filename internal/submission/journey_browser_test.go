@@ -79,6 +79,7 @@ func TestBrowserJourneyFromDraftToProcessing(t *testing.T) {
 	id := repCreatesApplication(t, ctx)
 	repCompletesApplication(t, ctx, model.ID)
 	repUploadsDocuments(t, ctx, files["bank_statement"], files["voided_check"])
+	repReviews(t, ctx)
 	link := repSubmitsAndWatches(t, ctx)
 	repSeesTheLock(t, ctx, env, id, link)
 
@@ -234,10 +235,33 @@ func repUploadsDocuments(t *testing.T, ctx context.Context, statement, check str
 		t.Fatalf("uploads did not both finish: %v\n%s", err, states)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](
-		`!!document.querySelector('#checklist .checklist-done') && !document.getElementById('submit-application').disabled`,
+		`!!document.querySelector('#checklist .checklist-done') && document.querySelector('#step-review [data-step-state]').textContent === 'Ready to submit'`,
 		chromedp.WithPollingTimeout(journeyWait))); err != nil {
 		left, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("checklist")))
-		t.Fatalf("the checklist is not empty: %v\n%s", err, left)
+		t.Fatalf("the checklist is not empty, or the stepper disagrees: %v\n%s", err, left)
+	}
+}
+
+// repReviews opens the review step from the checklist: everything entered, grouped by
+// section, the SSN masked, and Submit available.
+func repReviews(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("review-link")), chromedp.WaitVisible(chromedp.ID("review-heading"))); err != nil {
+		t.Fatalf("open the review: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.getElementById('submit-application').disabled`,
+		chromedp.WithPollingTimeout(journeyWait))); err != nil {
+		t.Fatalf("Submit is not available on the review: %v", err)
+	}
+	review := browserValue(t, ctx, "the review", chromedp.Text(chromedp.ID("review")))
+	for _, want := range []string{"Blue Fern Coffee LLC", "(415) 555-0100", "$45,000.00", "Owner 1: Jane Doe (control person)",
+		"•••• 6789", "The merchant enters it on the processor's pages", "Voided check or bank letter"} {
+		if !strings.Contains(review, want) {
+			t.Errorf("the review lacks %q", want)
+		}
+	}
+	if strings.Contains(review, "212-45-6789") || strings.Contains(review, "212456789") {
+		t.Error("the review shows the SSN")
 	}
 }
 
@@ -247,10 +271,15 @@ func repSubmitsAndWatches(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	// The push takes several upstream answers of journeyLatency each, so the
 	// page after Submit shows it running.
-	if err := chromedp.Do(ctx,
-		chromedp.Click(chromedp.ID("submit-application")),
-		chromedp.WaitVisible(chromedp.ID("submission-bar")),
-	); err != nil {
+	// Pressed, Submit says so at once and cannot be pressed twice, until the page that
+	// follows shows the push's progress.
+	pending := browserValue(t, ctx, "Submit's pending state", chromedp.Evaluate[string](`(() => {
+		const b = document.getElementById('submit-application'); b.click();
+		return [b.textContent, b.closest('form').getAttribute('aria-busy'), b.getAttribute('aria-disabled'), document.querySelector('[data-submit-pending] progress') ? 'progress' : ''].join('|'); })()`))
+	if pending != "Submitting…|true|true|progress" {
+		t.Errorf("Submit right after the press: %q", pending)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("submission-bar"))); err != nil {
 		t.Fatalf("submit: %v", err)
 	}
 	running, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {

@@ -6,6 +6,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,7 +50,8 @@ func TestHandedOffApplicationRefusesEveryChange(t *testing.T) {
 		htmx              bool
 	}
 	requests := []request{}
-	for _, section := range []string{"business", "owners", "bank", "contact", "pricing", "notes"} {
+	// The internal notes are the rep's follow-up log: they stay writable (below).
+	for _, section := range []string{"business", "owners", "bank", "contact", "pricing"} {
 		requests = append(requests,
 			request{name: "save " + section, route: "/applications/:id/sections/:section", path: base + "/sections/" + section,
 				form: url.Values{"version": {version}, "notes": {"changed"}, "business.legal_name": {"Changed"}}},
@@ -112,6 +115,38 @@ func TestHandedOffApplicationRefusesEveryChange(t *testing.T) {
 			t.Errorf("GET %s after the hand-off: %d", path, res.Status)
 		}
 	}
+
+	// The internal notes stay writable after the hand-off, and only they change: the rep
+	// records follow-ups. Any other field sent along is ignored.
+	page, current := s.repC.ShowApplication(a.ID)
+	if !strings.Contains(page.Body, `id="notes-follow-up"`) || strings.Contains(inputTagOf(page.Body, "notes"), "disabled") {
+		t.Error("the locked page does not offer the notes as a follow-up log")
+	}
+	if !strings.Contains(inputTagOf(page.Body, "business.legal_name"), "disabled") {
+		t.Error("the locked page lets the business be edited")
+	}
+	res := s.repC.PostForm(base+"/sections/notes", url.Values{"version": {current}, "notes": {"Called Jane on Monday: she opens the link tonight."},
+		"business.legal_name": {"Changed"}})
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("saving a follow-up note: %d\n%.300s", res.Status, res.Body)
+	}
+	noted := s.load(t, a.ID)
+	if noted.Status != models.StatusLinked || noted.LegalName != a.LegalName {
+		t.Errorf("a follow-up note changed more than the notes: %s %q", noted.Status, noted.LegalName)
+	}
+	if page := s.repC.Get(base); !strings.Contains(page.Body, "Called Jane on Monday") {
+		t.Error("the follow-up note is not on the page")
+	}
+	for _, path := range []string{base + "/sections/business"} {
+		if res := s.repC.PostForm(path, url.Values{"version": {strconv.Itoa(noted.Version)}, "business.legal_name": {"Changed"}}); res.Status != http.StatusConflict {
+			t.Errorf("POST %s after a note: %d, want 409", path, res.Status)
+		}
+	}
+}
+
+// inputTagOf returns the opening tag of the field with the id.
+func inputTagOf(body, id string) string {
+	return regexp.MustCompile(`<(?:input|select|textarea) id="` + regexp.QuoteMeta(id) + `"[^>]*>`).FindString(body)
 }
 
 // postUpload posts a document upload form with the client's CSRF token.

@@ -161,6 +161,12 @@ func (v *View) PricingModelPath() string {
 // AppID is the application's id, for the templates.
 func (v *View) AppID() uuid.UUID { return v.App.ID }
 
+// CanResend reports whether e-mailing the merchant's link again makes sense: not once the
+// processor has decided (boarded, declined, withdrawn).
+func (v *View) CanResend() bool {
+	return v.App.UpstreamStatus == nil || !states.Decided(*v.App.UpstreamStatus)
+}
+
 // SentSections lays out what was sent for reading.
 func (v *View) SentSections() []SentSection { return sentSections(v.Sent) }
 

@@ -42,8 +42,9 @@ func TestBrowserPagesPassAccessibilityAudit(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("new-application"))); err != nil {
 		t.Fatal(err)
 	}
-	audit("application", chromedp.WaitVisible(chromedp.CSS("#documents [data-dropzone]")))
+	audit("application", chromedp.WaitVisible(chromedp.ID("section-business")))
 	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("step-bank")),
 		chromedp.SetValue(chromedp.CSS(`[name="bank.routing_number"]`), "123456789"),
 		chromedp.Click(chromedp.CSS("#section-bank .save-bar button[type=submit]")),
 	); err != nil {

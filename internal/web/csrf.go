@@ -30,7 +30,12 @@ const (
 // A multipart form without the header is parsed to find the field; its body is
 // capped at maxMultipart first, so nobody can make the portal spool an
 // unbounded upload to disk before any check has run.
-func csrfProtect(sm *scs.SessionManager, maxMultipart int64) echo.MiddlewareFunc {
+//
+// An upload over that cap is not read further; when tooLarge knows the form it came from
+// (documents.TooLargeRedirect), the browser is sent back to that form's page, which states
+// the limit at the field, instead of a bare 413. The redirect changes nothing, so it needs
+// no token.
+func csrfProtect(sm *scs.SessionManager, maxMultipart int64, tooLargeRedirect func(echo.Context) (string, bool)) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
@@ -53,6 +58,11 @@ func csrfProtect(sm *scs.SessionManager, maxMultipart int64) echo.MiddlewareFunc
 					if err := req.ParseMultipartForm(1 << 20); err != nil {
 						var tooLarge *http.MaxBytesError
 						if errors.As(err, &tooLarge) {
+							if tooLargeRedirect != nil {
+								if to, ok := tooLargeRedirect(c); ok {
+									return c.Redirect(http.StatusSeeOther, to)
+								}
+							}
 							return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The upload is larger than the limit.")
 						}
 						return echo.NewHTTPError(http.StatusBadRequest, "The upload is not a complete multipart form; nothing was saved. Try again.")

@@ -59,6 +59,7 @@ func routes(e *echo.Echo, d Deps) {
 	staff.GET("/applications/:id", d.Applications.Show)
 	staff.POST("/applications/:id/sections/:section", d.Applications.SaveSection)
 	staff.GET("/applications/:id/checklist", d.Applications.Checklist)
+	staff.GET("/applications/:id/review", d.Applications.Review)
 	staff.GET("/applications/:id/history", d.Applications.History)
 	staff.POST("/applications/:id/delete", d.Applications.Delete)
 	staff.POST("/applications/:id/reveal", d.Applications.Reveal)     // admins

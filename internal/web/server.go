@@ -99,7 +99,7 @@ func sessionStack(d Deps) []echo.MiddlewareFunc {
 		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
 		d.AuthService.LoadUser(d.Sessions),
 		formBody,
-		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20),
+		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20, documents.TooLargeRedirect),
 	}
 }
 

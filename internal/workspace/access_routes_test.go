@@ -193,9 +193,13 @@ func TestLockedApplicationIsReadOnly(t *testing.T) {
 	if strings.Contains(page.Body, `/delete"`) {
 		t.Error("a locked application offers Delete")
 	}
-	res := w.repC.PostForm("/applications/"+id.String()+"/sections/notes", url.Values{"version": {version}, "notes": {"x"}})
+	res := w.repC.PostForm("/applications/"+id.String()+"/sections/business", url.Values{"version": {version}, "business.legal_name": {"x"}})
 	if res.Status != http.StatusConflict {
 		t.Errorf("save on a locked application: %d", res.Status)
+	}
+	// The internal notes are the follow-up log: they stay writable.
+	if res := w.repC.PostForm("/applications/"+id.String()+"/sections/notes", url.Values{"version": {version}, "notes": {"x"}}); res.Status != http.StatusSeeOther {
+		t.Errorf("a follow-up note on a locked application: %d", res.Status)
 	}
 }
 

@@ -122,7 +122,7 @@ func TestBrowserRepFillsAnApplication(t *testing.T) {
 		t.Fatalf("correct the e-mail: %v", err)
 	}
 	browser.WaitSaved(t, ctx, "business")
-	if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("section-business"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("stepper"))); err != nil {
 		t.Fatalf("reload: %v", err)
 	}
 	for name, want := range map[string]string{

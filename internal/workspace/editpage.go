@@ -37,7 +37,52 @@ type EditPage struct {
 	Summary  []drafts.FieldError
 	// Focus is a field to focus when a fragment is swapped in.
 	Focus string
+	// Step is the step shown; the other steps' panels are hidden. "" (a fragment, or a
+	// handed-off application) hides none.
+	Step string
 }
+
+// CanSave reports whether a section may be saved now: every section while the application
+// is editable, and the internal notes also once it is handed off.
+func (p *EditPage) CanSave(section string) bool {
+	if section == drafts.SectionNotes {
+		return p.Editable || NotesWritable(p.App)
+	}
+	return p.Editable
+}
+
+// NotesHint says what the internal notes are for, once the application is handed off.
+func (p *EditPage) NotesHint() string {
+	if p.App.Locked() {
+		return "The application is locked, but these notes are not: record follow-ups here. They are never sent to the processor."
+	}
+	return ""
+}
+
+// ChooseStep shows step name, or where the application needs work when name is no step.
+// A handed-off application has no steps: what was sent comes first.
+func (p *EditPage) ChooseStep(name string) {
+	if p.App.Locked() {
+		p.Step = ""
+		return
+	}
+	if !IsStep(name) {
+		name = firstStep(p.Workspace.Checklist)
+	}
+	p.Step = name
+}
+
+// Steps is the stepper of the page.
+func (p *EditPage) Steps() []Step { return Steps(p.Workspace.Checklist, p.Step) }
+
+// StepHidden reports whether a step's panel is hidden: it is not the one shown.
+func (p *EditPage) StepHidden(name string) bool { return p.Step != "" && p.Step != name }
+
+// NextStep is the step after a section, for its "Save and continue" button.
+func (p *EditPage) NextStep(section string) string { return NextStep(section) }
+
+// NextStepTitle names the step after a section.
+func (p *EditPage) NextStepTitle(section string) string { return stepTitle(NextStep(section)) }
 
 // SaveNotice is the small status beside a section's Save button after a save.
 type SaveNotice struct {
@@ -106,9 +151,12 @@ func (p *EditPage) NoticeFor(section string) *SaveNotice {
 // confirmation.
 func (p *EditPage) Field(name string) drafts.FieldView {
 	v, _ := p.Form.Get(name)
+	if drafts.IsPhoneField(name) {
+		v = drafts.FormatPhone(v) // stored as 10 digits, shown as (415) 555-0100
+	}
 	f := drafts.Input(name, v)
 	f.Error = p.Errors[name]
-	f.Disabled, f.Autofocus = !p.Editable, p.Focus != "" && p.Focus == name
+	f.Disabled, f.Autofocus = !p.CanSave(drafts.SectionOf(name)), p.Focus != "" && p.Focus == name
 	for _, s := range p.Form.SensitiveFields() {
 		if s.Field != name {
 			continue
@@ -158,26 +206,6 @@ func (p *EditPage) Pricing() drafts.FieldView {
 	}
 	f.Options = drafts.WithSelection(f.Options, current)
 	return f
-}
-
-// NavItem is one link of the section nav.
-type NavItem struct {
-	Anchor, Title string
-	// Outstanding counts the section's checklist items.
-	Outstanding int
-}
-
-// Nav lists the sections for the nav at the top of the form, with what each still lacks.
-func (p *EditPage) Nav() []NavItem {
-	var items []NavItem
-	for _, s := range drafts.Sections() {
-		anchor := "section-" + s
-		if s == drafts.SectionDocuments {
-			anchor = "documents" // the uploads fragment's section
-		}
-		items = append(items, NavItem{Anchor: anchor, Title: drafts.SectionTitle(s), Outstanding: p.ChecklistCount(s)})
-	}
-	return items
 }
 
 // State is where the application stands, leading with the outcome: a boarded

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -53,7 +54,29 @@ func (h *Handlers) Show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	page.ChooseStep(c.QueryParam("step"))
 	return h.render(c, http.StatusOK, page)
+}
+
+// Review renders the review step alone: everything entered, grouped by section, for htmx to
+// refresh it when the step is shown.
+func (h *Handlers) Review(c echo.Context) error {
+	ctx, u := c.Request().Context(), view.CurrentUser(c)
+	id, err := httpx.UUIDParam(c, "id")
+	if err != nil {
+		return err
+	}
+	rec, err := h.service.Load(ctx, u, id)
+	if err != nil {
+		return err
+	}
+	form, errs := h.service.FormValues(rec)
+	page, err := h.page(ctx, u, rec, form, errs)
+	if err != nil {
+		return err
+	}
+	page.ChooseStep(StepReview)
+	return h.views.Fragment(c, http.StatusOK, "applications/review", page)
 }
 
 // SaveSection saves one section: the htmx autosave and the section's Save button both post
@@ -89,12 +112,17 @@ func (h *Handlers) SaveSection(c echo.Context) error {
 	}
 	if status == http.StatusOK {
 		h.views.Flash(c, "success", drafts.SectionTitle(in.Section)+" saved.")
-		return c.Redirect(http.StatusSeeOther, applications.Path(res.Record.App.ID)+"#section-"+in.Section)
+		next := in.Section
+		if n := c.FormValue("next"); IsStep(n) {
+			next = n // "Save and continue"
+		}
+		return c.Redirect(http.StatusSeeOther, applications.Path(res.Record.App.ID)+"?step="+next)
 	}
 	page, err := h.page(ctx, u, res.Record, res.Shown, res.Errors)
 	if err != nil {
 		return err
 	}
+	page.ChooseStep(in.Section)
 	page.Summary = drafts.Sorted(res.SectionErrors(in.Section))
 	return h.render(c, status, page)
 }
@@ -104,7 +132,7 @@ func (h *Handlers) SaveSection(c echo.Context) error {
 func (h *Handlers) renderSection(c echo.Context, status int, res *SaveResult, section string) error {
 	page := &EditPage{
 		App: res.Record.App, Form: res.Shown, Errors: res.Errors, IsAdmin: view.CurrentUser(c).IsAdmin(),
-		Editable: true, Section: section, Workspace: &Workspace{},
+		Editable: true, Section: section, Workspace: &Workspace{}, Step: section,
 		Notice: &SaveNotice{At: res.At, Held: len(res.Held), Problems: len(res.SectionErrors(section)), Note: res.Note},
 	}
 	if _, i, ok := res.Shown.Owner(res.AddedOwner); ok {
@@ -132,7 +160,18 @@ func (h *Handlers) renderConflict(c echo.Context, stale *StaleError, err error) 
 	if perr != nil {
 		return perr
 	}
-	page.Conflict = apperr.MessageOf(err) + " Your values are still in the form below but were not saved: Save again to replace that change with yours."
+	msg := apperr.MessageOf(err) + " What you typed is still here, not saved: Save again to replace that change with yours."
+	section := c.Param("section")
+	page.ChooseStep(section)
+	// The message goes beside each field whose value differs from the one saved elsewhere;
+	// at the top only when no field does (the other change was elsewhere in the section).
+	conflicts := conflictingFields(*stale.Shown, rec.Draft, section)
+	for _, f := range conflicts {
+		page.Errors[f] = msg
+	}
+	if len(conflicts) == 0 {
+		page.Conflict = msg
+	}
 	return h.render(c, http.StatusConflict, page)
 }
 
@@ -146,7 +185,11 @@ func (h *Handlers) Checklist(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.views.Fragment(c, http.StatusOK, "applications/checklist", &ChecklistView{App: rec.App, Checklist: list})
+	current := c.QueryParam("step")
+	if !IsStep(current) {
+		current = ""
+	}
+	return h.views.Fragment(c, http.StatusOK, "applications/checklist-refresh", &ChecklistView{App: rec.App, Checklist: list, Current: current})
 }
 
 // History renders the audit trail alone, for htmx to refresh it after a change.
@@ -160,12 +203,6 @@ func (h *Handlers) History(c echo.Context) error {
 		return err
 	}
 	return h.views.Fragment(c, http.StatusOK, "applications/history", &HistoryView{AppID: id, History: entries})
-}
-
-// ChecklistView is the data of the checklist fragment.
-type ChecklistView struct {
-	App       *models.Application
-	Checklist drafts.Checklist
 }
 
 // HistoryView is the data of the history fragment.
@@ -189,4 +226,23 @@ func (h *Handlers) page(ctx context.Context, u *models.User, rec *applications.R
 
 func (h *Handlers) render(c echo.Context, status int, page *EditPage) error {
 	return h.views.Page(c, status, "applications/edit", page.Title(), page)
+}
+
+// conflictingFields lists the fields of a section whose value as typed differs from the
+// value stored now. A masked personal number was not typed, so it never conflicts.
+func conflictingFields(typed, stored drafts.Draft, section string) []string {
+	var out []string
+	for _, f := range typed.FieldNames() {
+		if drafts.SectionOf(f) != section {
+			continue
+		}
+		v, _ := typed.Get(f)
+		if strings.HasPrefix(v, maskPrefix) {
+			continue
+		}
+		if w, _ := stored.Get(f); v != w {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -60,7 +60,7 @@ func TestSaveKeepsTypedValuesAndShowsMessageBesideField(t *testing.T) {
 	}
 	// The valid values were saved; the invalid one was held back.
 	rec := stored(t, w, id)
-	if rec.Draft.Business.LegalName != "Blue Fern Coffee LLC" || rec.Draft.Business.Phone != "(415) 555-0100" || rec.Draft.Business.Email != "" {
+	if rec.Draft.Business.LegalName != "Blue Fern Coffee LLC" || rec.Draft.Business.Phone != "4155550100" || rec.Draft.Business.Email != "" {
 		t.Errorf("stored business = %+v", rec.Draft.Business)
 	}
 }
@@ -137,6 +137,19 @@ func TestStaleVersionIsRefusedWith409(t *testing.T) {
 	if got := stored(t, w, id).Draft.Notes; got != "first tab" {
 		t.Errorf("notes = %q: the stale save overwrote the first", got)
 	}
+	// The message is beside the field that conflicted, not only at the top of the page.
+	if !strings.Contains(res.Body, `<small id="notes-error" class="field-error">Not saved: this application was changed elsewhere`) ||
+		!strings.Contains(inputTag(res.Body, "notes"), `aria-describedby="notes-error`) {
+		t.Errorf("the conflict is not beside the notes field\n%s", res.Body)
+	}
+	// A conflict in the business step shows that step, with the message at the field.
+	_, version = show(t, w.repC, id)
+	autosave(t, w.repC, id, "business", url.Values{"business.dba": {"Blue Fern"}})
+	res = w.repC.PostForm("/applications/"+id.String()+"/sections/business", url.Values{"business.dba": {"Green Fern"}, "version": {version}})
+	if res.Status != http.StatusConflict || !strings.Contains(res.Body, `<small id="business.dba-error" class="field-error">Not saved: this application was changed elsewhere`) ||
+		!strings.Contains(res.Body, `id="step-business" aria-current="step"`) || strings.Contains(res.Body, `id="business.legal_name-error"`) {
+		t.Errorf("the business conflict is not beside its field, on its step\n%s", res.Body)
+	}
 }
 
 func TestSaveWithoutJavaScriptRedirects(t *testing.T) {
@@ -144,7 +157,7 @@ func TestSaveWithoutJavaScriptRedirects(t *testing.T) {
 	w := newWorkspace(t)
 	id := create(t, w.repC)
 	res := save(t, w.repC, id, "bank", url.Values{"bank.holder_name": {"Blue Fern"}, "bank.routing_number": {"011401533"}, "bank.account_type": {"checking"}})
-	if res.Status != http.StatusSeeOther || res.Location != "/applications/"+id.String()+"#section-bank" {
+	if res.Status != http.StatusSeeOther || res.Location != "/applications/"+id.String()+"?step=bank" {
 		t.Fatalf("status %d location %q\n%s", res.Status, res.Location, res.Body)
 	}
 	page, _ := show(t, w.repC, id)

@@ -59,7 +59,7 @@ func (r *SaveResult) Invalid(section string) bool { return len(r.SectionErrors(s
 func (s *Service) SaveSection(ctx context.Context, u *models.User, id uuid.UUID, in drafts.SectionForm) (*SaveResult, error) {
 	var res *SaveResult
 	err := s.store.InTx(ctx, func(tx pgx.Tx) error {
-		a, err := s.store.Editable(ctx, tx, u, id)
+		a, err := s.editableFor(ctx, tx, u, id, in.Section)
 		if err != nil {
 			return err
 		}
@@ -122,6 +122,29 @@ func (s *Service) SaveSection(ctx context.Context, u *models.User, id uuid.UUID,
 		return nil, err
 	}
 	return res, nil
+}
+
+// editableFor loads an application u may change a section of. The internal notes stay
+// writable once the application is handed off, as the rep's follow-up log (they are not
+// part of what the processor gets); everything else is locked then.
+func (s *Service) editableFor(ctx context.Context, tx pgx.Tx, u *models.User, id uuid.UUID, section string) (*models.Application, error) {
+	if section != drafts.SectionNotes {
+		return s.store.Editable(ctx, tx, u, id)
+	}
+	a, err := s.store.Visible(ctx, tx, u, id)
+	if err != nil {
+		return nil, err
+	}
+	if NotesWritable(a) {
+		return a, nil
+	}
+	return s.store.Editable(ctx, tx, u, id)
+}
+
+// NotesWritable reports whether the internal notes of a may change: always, but while it is
+// being pushed upstream.
+func NotesWritable(a *models.Application) bool {
+	return a.Locked() || applications.CheckEditable(a) == nil
 }
 
 // write stores the new draft with a version check and records the change.

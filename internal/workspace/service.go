@@ -171,6 +171,8 @@ type Workspace struct {
 	// MerchantPath is the page of the merchant the application became, once
 	// boarded; "" before.
 	MerchantPath string
+	// Documents names the document types uploaded, for the review step.
+	Documents []string
 }
 
 // PricingOptions are the pricing choices of an application.
@@ -200,6 +202,17 @@ func (s *Service) Workspace(ctx context.Context, u *models.User, rec *applicatio
 	}
 	if w.History, err = s.history(ctx, rec.App.ID); err != nil {
 		return nil, err
+	}
+	types, err := s.docs.UploadedTypes(ctx, rec.App.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range types {
+		label := s.titles[t]
+		if label == "" {
+			label = t
+		}
+		w.Documents = append(w.Documents, label)
 	}
 	if w.Owner, err = s.store.User(ctx, nil, rec.App.OwnerID); err != nil {
 		return nil, err

@@ -43,12 +43,17 @@ func Field(name string) chromedp.CSS { return chromedp.CSS(`[id="` + name + `"]`
 
 // Retype replaces the text of the field with id name as a person does: it
 // focuses the field, selects what it holds and types over it, then leaves
-// with Tab (which fires the change event). Unlike chromedp.Clear, which sets
+// with Tab (which fires the change event). A field of an application step not shown is
+// reached through the step's link in the stepper first. Unlike chromedp.Clear, which sets
 // the value attribute, it also replaces a value already typed.
 func Retype(name, text string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
 		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(function(){ var e = document.getElementById(%q); e.focus(); e.select(); return true; })()`, name))(ctx, t)
+			// A field on a step not shown is reached as a person does: through its step.
+			_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(function(){ var e = document.getElementById(%q);
+				var panel = e.closest("[data-step-panel][hidden]");
+				if (panel) document.querySelector("#stepper a[data-step-link='" + panel.getAttribute("data-step-panel") + "']").click();
+				e.focus(); e.select(); return true; })()`, name))(ctx, t)
 			return err
 		}),
 		chromedp.KeyEvent(text+kb.Tab),

@@ -1,0 +1,126 @@
+package workspace
+
+import (
+	"strconv"
+
+	"github.com/payportal/portal/internal/drafts"
+	"github.com/payportal/portal/internal/models"
+)
+
+// StepReview is the last step of the application: everything entered, then Submit.
+const StepReview = "review"
+
+// stepSections are the sections shown as steps before the review, in order. The internal
+// notes are no step: they are not part of the application and sit beside every step.
+var stepSections = []string{
+	drafts.SectionBusiness, drafts.SectionOwners, drafts.SectionBank, drafts.SectionContact,
+	drafts.SectionPricing, drafts.SectionDocuments,
+}
+
+// Step is one step of the stepper. Its state comes from the readiness checklist alone, the
+// one source of truth for what is missing.
+type Step struct {
+	Name, Title string
+	Number      int
+	// Outstanding counts the step's checklist items; for the review, all of them.
+	Outstanding int
+	Current     bool
+	// Next is the step after this one, "" for the review.
+	Next string
+}
+
+// Done reports whether nothing is missing in the step.
+func (s Step) Done() bool { return s.Outstanding == 0 }
+
+// StateText says where the step stands, in words (the colour only repeats it).
+func (s Step) StateText() string {
+	switch {
+	case s.Name == StepReview && s.Outstanding == 0:
+		return "Ready to submit"
+	case s.Outstanding == 0:
+		return "Complete"
+	}
+	return strconv.Itoa(s.Outstanding) + " left"
+}
+
+// StepNames lists the steps in order, the review last.
+func StepNames() []string { return append(append([]string(nil), stepSections...), StepReview) }
+
+// IsStep reports whether name is a step.
+func IsStep(name string) bool {
+	for _, s := range StepNames() {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// NextStep is the step after name, "" after the review or for an unknown name.
+func NextStep(name string) string {
+	names := StepNames()
+	for i, s := range names {
+		if s == name && i+1 < len(names) {
+			return names[i+1]
+		}
+	}
+	return ""
+}
+
+// stepTitle names a step.
+func stepTitle(name string) string {
+	if name == StepReview {
+		return "Review and submit"
+	}
+	return drafts.SectionTitle(name)
+}
+
+// Steps lays out the stepper of an application from its checklist; current is the step
+// shown ("" marks none).
+func Steps(c drafts.Checklist, current string) []Step {
+	var out []Step
+	for i, name := range StepNames() {
+		n := c.Count()
+		if name != StepReview {
+			n = len(c.Section(name).Items)
+		}
+		out = append(out, Step{Name: name, Title: stepTitle(name), Number: i + 1, Outstanding: n,
+			Current: name == current, Next: NextStep(name)})
+	}
+	return out
+}
+
+// firstStep is where an application opens without a chosen step: the first step with
+// something missing, or the review when nothing is.
+func firstStep(c drafts.Checklist) string {
+	for _, name := range stepSections {
+		if len(c.Section(name).Items) > 0 {
+			return name
+		}
+	}
+	return StepReview
+}
+
+// stepOf is the step that holds a checklist item's section; the notes and unknown sections
+// have none.
+func stepOf(section string) string {
+	for _, s := range stepSections {
+		if s == section {
+			return s
+		}
+	}
+	return ""
+}
+
+// ChecklistView is the data of the checklist fragment, which also refreshes the stepper
+// (out of band), so the two never disagree.
+type ChecklistView struct {
+	App       *models.Application
+	Checklist drafts.Checklist
+	// Current is the step the page shows (the page's script sends it), marked current in
+	// the stepper the refresh brings, so it never flickers unmarked.
+	Current string
+}
+
+// Steps is the stepper of the refresh.
+func (v *ChecklistView) Steps() []Step { return Steps(v.Checklist, v.Current) }
