@@ -17,14 +17,24 @@ const (
 	markEnd      = "\uE001"
 	kindDateTime = 'T'
 	kindDate     = 'D'
+	kindClock    = 'C'
 )
 
 // TimeLayout and DateLayout are the one format of times and dates on every
 // page: unambiguous in every locale, with the zone named.
 const (
-	TimeLayout = "2006-01-02 15:04 MST"
-	DateLayout = "2006-01-02"
+	TimeLayout  = "2006-01-02 15:04 MST"
+	DateLayout  = "2006-01-02"
+	ClockLayout = "15:04 MST"
 )
+
+// LocalTime is t as text that pages show in the viewer's zone, in TimeLayout,
+// for messages built outside templates (the renderer writes the zone in).
+func LocalTime(t time.Time) string { return markTime(kindDateTime, t) }
+
+// LocalClock is LocalTime's hour and minute alone, in ClockLayout: for a
+// message about something that happened moments ago.
+func LocalClock(t time.Time) string { return markTime(kindClock, t) }
 
 func markTime(kind byte, t time.Time) string {
 	return markStart + string(kind) + t.UTC().Format(time.RFC3339) + markEnd
@@ -77,8 +87,11 @@ func localize(html []byte, loc *time.Location) []byte {
 			continue
 		}
 		layout := TimeLayout
-		if body[0] == kindDate {
+		switch body[0] {
+		case kindDate:
 			layout = DateLayout
+		case kindClock:
+			layout = ClockLayout
 		}
 		out = append(out, t.In(loc).Format(layout)...)
 	}

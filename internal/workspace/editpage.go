@@ -13,6 +13,7 @@ import (
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/states"
+	"github.com/payportal/portal/internal/view"
 )
 
 // EditPage is the data of the application page and of its section fragments.
@@ -94,7 +95,7 @@ type SaveNotice struct {
 
 // Text says what the save did, for the status line.
 func (n *SaveNotice) Text() string {
-	at := n.At.UTC().Format("15:04 UTC")
+	at := view.LocalClock(n.At)
 	switch {
 	case n.Held == 1:
 		return "Saved " + at + ", except 1 field marked below."

@@ -16,6 +16,7 @@ import (
 	"github.com/payportal/portal/internal/drafts"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/view"
 )
 
 // PricingCatalog is what applications need from pricing models: the models a rep may choose
@@ -98,7 +99,7 @@ func (e *StaleError) Error() string { return "application changed since the form
 func staleError(current *models.Application, shown *drafts.Draft) error {
 	return apperr.Wrap(apperr.KindConflict, &StaleError{Current: current, Shown: shown}, fmt.Sprintf(
 		"Not saved: this application was changed elsewhere (in another tab or by another person) at %s, after this page was loaded. Reload the page to see the current version, then make your change again.",
-		current.UpdatedAt.UTC().Format("15:04 UTC")))
+		view.LocalClock(current.UpdatedAt)))
 }
 
 // Create starts an empty application owned by u, with one empty owner ready to fill in.
