@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil/apptest"
+	"github.com/payportal/portal/internal/testutil/memprobe"
 )
 
 // BenchmarkImport runs the whole import of a generated file with 10% bad rows, as the
@@ -81,51 +80,14 @@ func benchmarkImport(b *testing.B, rows int) {
 	b.Logf("%d rows × %d rounds: %v; load average before %s, after %s", rows, b.N, times, load, loadAverage())
 }
 
-// measure runs fn and samples memory every millisecond, after a GC, for the largest
-// rise of the live heap and of the memory the runtime holds from the system.
+// measure runs fn under memprobe: its time and the rises of the live heap and of the
+// memory the runtime holds from the system.
 func measure(b *testing.B, fn func() error) (time.Duration, uint64, uint64) {
-	runtime.GC()
-	baseHeap, baseHeld := memoryLevels()
-	var heapPeak, heldPeak uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			heap, held := memoryLevels()
-			if heap > baseHeap {
-				heapPeak = max(heapPeak, heap-baseHeap)
-			}
-			if held > baseHeld {
-				heldPeak = max(heldPeak, held-baseHeld)
-			}
-			select {
-			case <-tick.C:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	start := time.Now()
-	err := fn()
-	elapsed := time.Since(start)
-	close(stop)
-	<-done
+	r, err := memprobe.Measure(fn)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return elapsed, heapPeak, heldPeak
-}
-
-func memoryLevels() (heap, held uint64) {
-	s := []metrics.Sample{
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-	}
-	metrics.Read(s)
-	return s[0].Value.Uint64(), s[1].Value.Uint64() - s[2].Value.Uint64()
+	return r.Elapsed, r.HeapPeak, r.HeldPeak
 }
 
 // resetPeakRSS resets the process's peak resident set (VmHWM) to its current size.

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"slices"
 	"testing"
 	"time"
@@ -22,6 +20,7 @@ import (
 	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
 	"github.com/payportal/portal/internal/testutil/cputime"
+	"github.com/payportal/portal/internal/testutil/memprobe"
 	"github.com/payportal/portal/internal/testutil/testfiles"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
@@ -177,62 +176,14 @@ func resetUpstreamStatus(b *testing.B, db *database.DB, id uuid.UUID) {
 	}
 }
 
-// memoryMetrics are the runtime metrics whose growth the benchmark bounds:
-// the bytes of live (and not yet swept) heap objects, and the Go runtime's
-// memory as the operating system sees it (everything mapped, minus what was
-// handed back), which also covers stacks and runtime buffers.
-var memoryMetrics = []string{
-	"/memory/classes/heap/objects:bytes",
-	"/memory/classes/total:bytes",
-	"/memory/classes/heap/released:bytes",
-}
-
-// memoryLevels reads the heap objects and the runtime's retained memory.
-func memoryLevels() (heap, retained uint64) {
-	s := make([]metrics.Sample, len(memoryMetrics))
-	for i, name := range memoryMetrics {
-		s[i].Name = name
-	}
-	metrics.Read(s)
-	return s[0].Value.Uint64(), s[1].Value.Uint64() - s[2].Value.Uint64()
-}
-
-// measure runs fn and returns how long it took and how far the runtime's
-// memory rose above its level at the start, sampled every millisecond.
+// measure runs fn under memprobe: its time and how far the runtime's memory rose
+// above its level at the start.
 func measure(b *testing.B, fn func() error) (time.Duration, uint64) {
-	runtime.GC()
-	baseHeap, baseRetained := memoryLevels()
-	var peak uint64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			heap, retained := memoryLevels()
-			if heap > baseHeap {
-				peak = max(peak, heap-baseHeap)
-			}
-			if retained > baseRetained {
-				peak = max(peak, retained-baseRetained)
-			}
-			select {
-			case <-tick.C:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	start := time.Now()
-	err := fn()
-	elapsed := time.Since(start)
-	close(stop)
-	<-done
+	r, err := memprobe.Measure(fn)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return elapsed, peak
+	return r.Elapsed, r.Peak()
 }
 
 // writePseudoPDF writes size bytes that start like a PDF, in chunks, so the
