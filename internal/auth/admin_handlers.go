@@ -88,15 +88,12 @@ func (h *Handlers) setActive(c echo.Context, active bool, message string) error 
 
 // ResetUserPassword issues a new generated password, shown once.
 func (h *Handlers) ResetUserPassword(c echo.Context) error {
-	id, err := httpx.UUIDParam(c, "id")
-	if err != nil {
-		return apperr.New(apperr.KindNotFound, "No such user.")
-	}
 	ctx := c.Request().Context()
-	u, err := h.service.Users().ByID(ctx, id)
+	u, err := h.userOfPath(c)
 	if err != nil {
 		return err
 	}
+	id := u.ID
 	password, err := h.service.ResetPassword(ctx, id)
 	if err != nil {
 		return err
@@ -110,15 +107,12 @@ func (h *Handlers) ResetUserPassword(c echo.Context) error {
 // ResendInvitation e-mails a fresh invitation link to a person who has not
 // accepted theirs (it expired, or was lost).
 func (h *Handlers) ResendInvitation(c echo.Context) error {
-	id, err := httpx.UUIDParam(c, "id")
-	if err != nil {
-		return apperr.New(apperr.KindNotFound, "No such user.")
-	}
 	ctx := c.Request().Context()
-	u, err := h.service.Users().ByID(ctx, id)
+	u, err := h.userOfPath(c)
 	if err != nil {
 		return err
 	}
+	id := u.ID
 	accepted, err := h.service.InvitationAccepted(ctx, id)
 	if err != nil {
 		return err
@@ -208,4 +202,13 @@ func (h *Handlers) AcceptInvitation(c echo.Context) error {
 type invitationPage struct {
 	Email  string
 	Errors apperr.FieldErrors
+}
+
+// userOfPath loads the user named by the path's id; a malformed id is no such user.
+func (h *Handlers) userOfPath(c echo.Context) (*models.User, error) {
+	id, err := httpx.UUIDParam(c, "id")
+	if err != nil {
+		return nil, apperr.New(apperr.KindNotFound, "No such user.")
+	}
+	return h.service.Users().ByID(c.Request().Context(), id)
 }
