@@ -1,7 +1,6 @@
 package payments_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -11,8 +10,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -35,6 +32,7 @@ import (
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	sbpayments "github.com/payportal/portal/internal/sandbox/payments"
 	"github.com/payportal/portal/internal/testutil"
+	"github.com/payportal/portal/internal/testutil/portalproc"
 	"github.com/payportal/portal/internal/testutil/testdb"
 )
 
@@ -52,10 +50,7 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the portal and waits for a leadership to expire")
 	}
-	bin := t.TempDir() + "/portal"
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
-		t.Fatalf("build the portal: %v\n%s", err, out)
-	}
+	bin := portalproc.Build(t)
 	db, dbURL := testdb.NewWithURL(t)
 	const adminToken = "crash-admin"
 	rs, err := app.StartSandboxServer("127.0.0.1:0", sandbox.Options{AdminToken: adminToken,
@@ -95,7 +90,7 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 		oid = accountOID(t, rs.URL, adminToken)
 		return len(sandboxTransactions(t, rs.URL, adminToken, oid)) == 1, "not yet"
 	})
-	first.kill(t)
+	first.Kill(t)
 	ledger := func() []*payments.Transaction {
 		list, err := payments.NewLedger(db.Pool, nil, time.Now).List(context.Background(), nil, payments.Filter{MerchantID: merchantID})
 		if err != nil {
@@ -108,7 +103,7 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 	}
 
 	second := startPortal(t, bin, vars)
-	defer second.kill(t)
+	defer second.Kill(t)
 	testutil.Eventually(t, 90*time.Second, "the sale to be read back", func() (bool, string) {
 		rows := ledger()
 		return len(rows) == 1 && rows[0].Status == payments.StatusApproved, "not yet"
@@ -117,7 +112,7 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 		t.Errorf("%d upstream transactions, want 1", n)
 	}
 	if t.Failed() {
-		t.Logf("first process:\n%s\nsecond process:\n%s", first.output(), second.output())
+		t.Logf("first process:\n%s\nsecond process:\n%s", first.Output(), second.Output())
 	}
 }
 
@@ -226,33 +221,10 @@ func sandboxTransactions(t *testing.T, base, token, oid string) []upstreamTransa
 	return list
 }
 
-// process is a running `portal serve`.
-type process struct {
-	cmd *exec.Cmd
-	mu  sync.Mutex
-	out bytes.Buffer
-}
-
-func (p *process) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.Write(b)
-}
-
-func (p *process) output() string { p.mu.Lock(); defer p.mu.Unlock(); return p.out.String() }
-
-func startPortal(t *testing.T, bin string, vars map[string]string) *process {
+// startPortal starts a child portal and waits until it answers.
+func startPortal(t *testing.T, bin string, vars map[string]string) *portalproc.Process {
 	t.Helper()
-	p := &process{cmd: exec.Command(bin, "serve")}
-	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	for k, v := range vars {
-		p.cmd.Env = append(p.cmd.Env, k+"="+v)
-	}
-	p.cmd.Stdout, p.cmd.Stderr = p, p
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.kill(t) })
+	p := portalproc.Start(t, bin, vars)
 	base := "http://" + vars["PORTAL_LISTEN_ADDR"]
 	testutil.Eventually(t, 30*time.Second, "the portal to answer", func() (bool, string) {
 		res, err := http.Get(base + "/healthz")
@@ -263,16 +235,6 @@ func startPortal(t *testing.T, bin string, vars map[string]string) *process {
 		return res.StatusCode == http.StatusOK, res.Status
 	})
 	return p
-}
-
-// kill ends the process with SIGKILL: no shutdown, no cleanup, as a crash.
-func (p *process) kill(t *testing.T) {
-	t.Helper()
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
 }
 
 // childClient is a browser-like client of a child portal.

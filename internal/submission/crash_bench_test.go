@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/testutil/cputime"
+	"github.com/payportal/portal/internal/testutil/portalproc"
 )
 
 // recoveryApplications are the pushes in flight when BenchmarkCrashRecovery
@@ -30,16 +31,16 @@ func BenchmarkCrashRecovery(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		c := newCrashEnv(b, nil)
 		ids := c.submitAll(b, recoveryApplications, crashDocuments)
-		first := startPortal(b, c.bin, c.vars)
+		first := portalproc.Start(b, c.bin, c.vars)
 		c.waitUntilMidPush(b, ids)
-		first.kill(b)
+		first.Kill(b)
 		killed := time.Now()
 		stranded := c.unlinkedIDs(b, ids)
-		second := startPortal(b, c.bin, c.vars)
+		second := portalproc.Start(b, c.bin, c.vars)
 		r := c.waitReclaimed(b, stranded, 2*time.Minute)
 		c.waitAllLinked(b, ids, 2*time.Minute)
 		l := time.Since(killed)
-		second.kill(b)
+		second.Kill(b)
 		c.assertPushedOnce(b, ids)
 		reclaimed = append(reclaimed, r.Sub(killed).Seconds())
 		linked = append(linked, l.Seconds())

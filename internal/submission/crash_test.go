@@ -1,22 +1,18 @@
 package submission_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/payportal/portal/internal/testutil"
+	"github.com/payportal/portal/internal/testutil/portalproc"
 
 	"github.com/google/uuid"
 
@@ -53,23 +49,23 @@ func TestPushSurvivesAKilledWorkerProcess(t *testing.T) {
 	c := newCrashEnv(t, map[string]string{"PORTAL_JOB_LEASE": "3s", "PORTAL_LOG_LEVEL": "debug"})
 	ids := c.submitAll(t, crashApplications, crashDocuments)
 
-	first := startPortal(t, c.bin, c.vars)
+	first := portalproc.Start(t, c.bin, c.vars)
 	c.waitUntilMidPush(t, ids)
-	first.kill(t)
+	first.Kill(t)
 	inFlight := c.unlinked(t, ids)
 	if inFlight == 0 {
 		t.Fatal("every push had finished before the kill")
 	}
 
-	second := startPortal(t, c.bin, c.vars)
-	defer second.kill(t)
+	second := portalproc.Start(t, c.bin, c.vars)
+	defer second.Kill(t)
 	c.waitAllLinked(t, ids, 60*time.Second)
 	c.assertPushedOnce(t, ids)
-	if got := strings.Count(second.output(), "job handed back to the queue"); got < inFlight {
+	if got := strings.Count(second.Output(), "job handed back to the queue"); got < inFlight {
 		t.Errorf("the new process handed back %d jobs, want one per push in flight (%d)", got, inFlight)
 	}
 	if t.Failed() {
-		t.Logf("first process:\n%s\nsecond process:\n%s", first.output(), second.output())
+		t.Logf("first process:\n%s\nsecond process:\n%s", first.Output(), second.Output())
 	}
 }
 
@@ -87,7 +83,7 @@ type crashEnv struct {
 
 func newCrashEnv(t testing.TB, extra map[string]string) *crashEnv {
 	t.Helper()
-	c := &crashEnv{bin: buildPortal(t)}
+	c := &crashEnv{bin: portalproc.Build(t)}
 	var dbURL string
 	c.db, dbURL = testdb.NewWithURL(t)
 	token := uuid.NewString()
@@ -211,60 +207,4 @@ func (c *crashEnv) load(t testing.TB, id uuid.UUID) *models.Application {
 		t.Fatal(err)
 	}
 	return &a
-}
-
-// buildPortal builds cmd/portal (without the race detector) into a temporary
-// directory.
-func buildPortal(t testing.TB) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "portal")
-	build := exec.Command("go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the portal: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// process is a running `portal serve`.
-type process struct {
-	cmd *exec.Cmd
-	mu  sync.Mutex
-	out bytes.Buffer
-}
-
-func (p *process) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.Write(b)
-}
-
-func (p *process) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
-}
-
-func startPortal(t testing.TB, bin string, vars map[string]string) *process {
-	t.Helper()
-	p := &process{cmd: exec.Command(bin, "serve")}
-	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	for k, v := range vars {
-		p.cmd.Env = append(p.cmd.Env, k+"="+v)
-	}
-	p.cmd.Stdout, p.cmd.Stderr = p, p
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.kill(t) })
-	return p
-}
-
-// kill ends the process with SIGKILL: no shutdown, no cleanup, as a crash.
-func (p *process) kill(t testing.TB) {
-	t.Helper()
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
 }

@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +32,7 @@ import (
 	"github.com/payportal/portal/internal/sandbox/kit"
 	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/testutil"
+	"github.com/payportal/portal/internal/testutil/portalproc"
 	"github.com/payportal/portal/internal/testutil/testdb"
 )
 
@@ -47,10 +47,7 @@ func TestFollowingSurvivesAKilledPortalProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the portal and runs it twice")
 	}
-	bin := filepath.Join(t.TempDir(), "portal")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
-		t.Fatalf("build the portal: %v\n%s", err, out)
-	}
+	bin := portalproc.Build(t)
 	db, dbURL := testdb.NewWithURL(t)
 	clock := kit.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	token, adminToken, webhookToken := uuid.NewString(), uuid.NewString(), uuid.NewString()

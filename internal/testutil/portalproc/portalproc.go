@@ -1,0 +1,71 @@
+// Package portalproc runs the portal as a child process, for the tests that
+// kill it with SIGKILL mid-work and start another to see what survives.
+package portalproc
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// Build builds cmd/portal (without the race detector) into a temporary
+// folder of the test and returns the binary's path.
+func Build(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "portal")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
+		t.Fatalf("build the portal: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Process is a running `portal serve`; it keeps what the process printed.
+type Process struct {
+	cmd *exec.Cmd
+	mu  sync.Mutex
+	out bytes.Buffer
+}
+
+// Write keeps a part of the process's output.
+func (p *Process) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.Write(b)
+}
+
+// Output is everything the process printed so far.
+func (p *Process) Output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+// Start runs `bin serve` with only PATH, HOME and vars in its environment;
+// the test's cleanup kills it if the test did not.
+func Start(t testing.TB, bin string, vars map[string]string) *Process {
+	t.Helper()
+	p := &Process{cmd: exec.Command(bin, "serve")}
+	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	for k, v := range vars {
+		p.cmd.Env = append(p.cmd.Env, k+"="+v)
+	}
+	p.cmd.Stdout, p.cmd.Stderr = p, p
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Kill(t) })
+	return p
+}
+
+// Kill ends the process with SIGKILL: no shutdown, no cleanup, as a crash.
+func (p *Process) Kill(t testing.TB) {
+	t.Helper()
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+}
