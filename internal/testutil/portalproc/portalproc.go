@@ -16,7 +16,7 @@ import (
 func Build(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "portal")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
 		t.Fatalf("build the portal: %v\n%s", err, out)
 	}
 	return bin
@@ -47,7 +47,7 @@ func (p *Process) Output() string {
 // the test's cleanup kills it if the test did not.
 func Start(t testing.TB, bin string, vars map[string]string) *Process {
 	t.Helper()
-	p := &Process{cmd: exec.Command(bin, "serve")}
+	p := &Process{cmd: exec.CommandContext(t.Context(), bin, "serve")}
 	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for k, v := range vars {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
