@@ -62,10 +62,9 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 	t.Cleanup(func() { _ = rs.Close(context.Background()) })
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	addr := freeAddr(t)
 	vars := map[string]string{
 		"PORTAL_DATABASE_URL": dbURL, "PORTAL_ENCRYPTION_KEYS": "crash:" + base64.StdEncoding.EncodeToString(key),
-		"PORTAL_STORAGE_DIR": t.TempDir(), "PORTAL_LISTEN_ADDR": addr, "PORTAL_RESELLER_NAME": "Test Payments",
+		"PORTAL_STORAGE_DIR": t.TempDir(), "PORTAL_RESELLER_NAME": "Test Payments",
 		"PORTAL_UPSTREAM_MODE": "remote", "PORTAL_UPSTREAM_BASE_URL": rs.URL + "/v2", "PORTAL_UPSTREAM_TOKEN": "area-a-token",
 		"PORTAL_PAYMENTS_BASE_URL":    rs.URL + sbpayments.DefaultBasePath,
 		"PORTAL_PAYMENTS_CHECK_EVERY": "5s", "PORTAL_JOB_TIMEOUT": "5s", "PORTAL_JOB_RESCUE_AFTER": "6s",
@@ -73,7 +72,7 @@ func TestSaleSurvivesAKilledPortal(t *testing.T) {
 	merchantID, email, password, secret := crashSetup(t, db, vars, rs.URL, adminToken)
 
 	first := startPortal(t, bin, vars)
-	c := newChildClient(t, "http://"+addr)
+	c := newChildClient(t, "http://"+vars["PORTAL_LISTEN_ADDR"])
 	c.signIn(email, password, secret)
 	page := c.get("/merchants/" + merchantID.String() + "/payments/new")
 	token := tokenPattern.FindStringSubmatch(page)
@@ -221,20 +220,23 @@ func sandboxTransactions(t *testing.T, base, token, oid string) []upstreamTransa
 	return list
 }
 
-// startPortal starts a child portal and waits until it answers.
+// startPortal starts a child portal on a free address (written into vars) and
+// waits until it serves. An address can be taken by another test between the
+// moment it was found free and the child's bind: the child then ends, and the
+// next attempt takes another address, so the test never talks to a server
+// that is not its child.
 func startPortal(t *testing.T, bin string, vars map[string]string) *portalproc.Process {
 	t.Helper()
-	p := portalproc.Start(t, bin, vars)
-	base := "http://" + vars["PORTAL_LISTEN_ADDR"]
-	testutil.Eventually(t, 30*time.Second, "the portal to answer", func() (bool, string) {
-		res, err := http.Get(base + "/healthz")
-		if err != nil {
-			return false, err.Error()
+	for attempt := 1; ; attempt++ {
+		vars["PORTAL_LISTEN_ADDR"] = freeAddr(t)
+		p := portalproc.Start(t, bin, vars)
+		if p.WaitStarted(t, 60*time.Second) {
+			return p
 		}
-		res.Body.Close()
-		return res.StatusCode == http.StatusOK, res.Status
-	})
-	return p
+		if attempt == 3 {
+			t.Fatalf("the portal did not start:\n%s", p.Output())
+		}
+	}
 }
 
 // childClient is a browser-like client of a child portal.

@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Build builds cmd/portal (without the race detector) into a temporary
@@ -27,6 +29,8 @@ type Process struct {
 	cmd *exec.Cmd
 	mu  sync.Mutex
 	out bytes.Buffer
+	// exited is closed once the process has ended and been waited for.
+	exited chan struct{}
 }
 
 // Write keeps a part of the process's output.
@@ -47,7 +51,7 @@ func (p *Process) Output() string {
 // the test's cleanup kills it if the test did not.
 func Start(t testing.TB, bin string, vars map[string]string) *Process {
 	t.Helper()
-	p := &Process{cmd: exec.CommandContext(t.Context(), bin, "serve")}
+	p := &Process{cmd: exec.CommandContext(t.Context(), bin, "serve"), exited: make(chan struct{})}
 	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for k, v := range vars {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
@@ -56,16 +60,44 @@ func Start(t testing.TB, bin string, vars map[string]string) *Process {
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	go func() {
+		_ = p.cmd.Wait()
+		close(p.exited)
+	}()
 	t.Cleanup(func() { p.Kill(t) })
 	return p
+}
+
+// WaitStarted waits until the process logs that it serves (true) or ends
+// first, as when its address was taken in the meantime (false). It fails the
+// test if neither happens within the time given.
+func (p *Process) WaitStarted(t testing.TB, within time.Duration) bool {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(within)
+	for {
+		if strings.Contains(p.Output(), "portal started") {
+			return true
+		}
+		select {
+		case <-p.exited:
+			return strings.Contains(p.Output(), "portal started")
+		case <-deadline:
+			t.Fatalf("the portal neither started nor ended within %v:\n%s", within, p.Output())
+		case <-tick.C:
+		}
+	}
 }
 
 // Kill ends the process with SIGKILL: no shutdown, no cleanup, as a crash.
 func (p *Process) Kill(t testing.TB) {
 	t.Helper()
-	if p.cmd.ProcessState != nil {
+	select {
+	case <-p.exited:
 		return
+	default:
 	}
 	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
+	<-p.exited
 }
