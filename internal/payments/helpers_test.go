@@ -214,11 +214,17 @@ func (f *fakeMerchants) ForUser(_ context.Context, _ *models.User, id uuid.UUID)
 	return &cp, nil
 }
 
-func (f *fakeMerchants) Account(_ context.Context, _ *models.User, id uuid.UUID, _ payments.Permission) (upstream.Account, error) {
-	if id != f.m.ID {
-		return upstream.Account{}, models.ErrNotFound
+func (f *fakeMerchants) ForAction(ctx context.Context, u *models.User, id uuid.UUID,
+	choose func(*payments.Merchant) (payments.Permission, error)) (*payments.Merchant, error) {
+	m, err := f.ForUser(ctx, u, id)
+	if err != nil {
+		return nil, err
 	}
-	return f.m.Account, nil
+	if _, err := choose(m); err != nil {
+		return nil, err
+	}
+	m.Account = f.m.Account
+	return m, nil
 }
 
 func (f *fakeMerchants) ForSystem(_ context.Context, id uuid.UUID) (*payments.Merchant, error) {
