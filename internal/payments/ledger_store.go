@@ -124,7 +124,11 @@ func (l *Ledger) one(ctx context.Context, q database.Querier, sql string, args .
 
 // many reads every transaction sql selects.
 func (l *Ledger) many(ctx context.Context, q database.Querier, sql string, args ...any) ([]*Transaction, error) {
-	rows, err := l.on(q).Query(ctx, sql, args...)
+	return l.collect(l.on(q).Query(ctx, sql, args...))
+}
+
+// collect reads every transaction of rows (of txColumns).
+func (l *Ledger) collect(rows pgx.Rows, err error) ([]*Transaction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load transactions: %w", err)
 	}
@@ -182,36 +186,44 @@ func (l *Ledger) Record(ctx context.Context, q database.Querier, n NewTransactio
 		return nil, err
 	}
 	now := l.now().UTC()
-	tag, err := q.Exec(ctx, `INSERT INTO ledger_transactions (id, merchant_id, source, kind, status, parent_id,
-			customer_id, saved_method_id, amount_cents, tip_cents, tax_cents, reference, brand, first6, last4,
-			account_type, billing_sealed, location_id, device_name, details, created_by, created_at, updated_at, check_until)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23)
-		ON CONFLICT (id) DO NOTHING`,
+	ev := n.Event
+	if ev.Kind == "" {
+		ev.Kind = EventRequested
+	}
+	if ev.ActorID == nil {
+		ev.ActorID = n.CreatedBy
+	}
+	evDetails, err := jsonMap(ev.Details)
+	if err != nil {
+		return nil, err
+	}
+	// One statement: the line, its first timeline entry, and the line as
+	// stored (nothing at all when the id is taken: a form sent twice).
+	t, err := l.one(ctx, q, `WITH t AS (
+			INSERT INTO ledger_transactions (id, merchant_id, source, kind, status, parent_id,
+				customer_id, saved_method_id, amount_cents, tip_cents, tax_cents, reference, brand, first6, last4,
+				account_type, billing_sealed, location_id, device_name, details, created_by, created_at, updated_at, check_until)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23)
+			ON CONFLICT (id) DO NOTHING
+			RETURNING *),
+		e AS (INSERT INTO ledger_events (transaction_id, kind, actor_id, related_id, message, details, at)
+			SELECT id, $24::text, $25::uuid, $26::uuid, $27::text, $28::jsonb, $22 FROM t)
+		SELECT `+txColumns+` FROM t`,
 		n.ID, n.MerchantID, n.Source, n.Kind, n.Status, n.ParentID, n.CustomerID, n.SavedMethodID,
 		n.AmountCents, n.TipCents, n.TaxCents, n.Reference, n.Card.Brand, n.Card.First6, n.Card.Last4,
-		n.Card.AccountType, sealed, n.LocationID, n.DeviceName, details, n.CreatedBy, now, n.CheckUntil)
-	if err != nil {
-		return nil, fmt.Errorf("record transaction: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
+		n.Card.AccountType, sealed, n.LocationID, n.DeviceName, details, n.CreatedBy, now, n.CheckUntil,
+		string(ev.Kind), ev.ActorID, ev.RelatedID, ev.Message, evDetails)
+	if errors.Is(err, models.ErrNotFound) {
 		existing, err := l.Get(ctx, q, n.MerchantID, n.ID)
 		if err != nil {
 			return nil, err
 		}
 		return existing, ErrAlreadyRecorded
 	}
-	ev := n.Event
-	if ev.Kind == "" {
-		ev.Kind = EventRequested
+	if err != nil {
+		return nil, fmt.Errorf("record transaction: %w", err)
 	}
-	ev.TransactionID, ev.At = n.ID, now
-	if ev.ActorID == nil {
-		ev.ActorID = n.CreatedBy
-	}
-	if err := l.AddEvent(ctx, q, ev); err != nil {
-		return nil, err
-	}
-	return l.Get(ctx, q, n.MerchantID, n.ID)
+	return t, nil
 }
 
 // RecordRefund records a refund of the original n.ParentID, capped at what is

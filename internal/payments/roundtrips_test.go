@@ -3,13 +3,17 @@ package payments_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/payments"
+	"github.com/payportal/portal/internal/testutil"
+	"github.com/payportal/portal/internal/testutil/testdb"
 )
 
 // roundTrips counts what the payments service sends to PostgreSQL for the
@@ -131,5 +135,59 @@ func TestConcurrentSameCardSalesChargeOnce(t *testing.T) {
 	wg.Wait()
 	if charged != 1 || warned != 7 || len(e.upstreamTransactions()) != 1 {
 		t.Fatalf("%d charged, %d warned, %d upstream; want 1, 7, 1", charged, warned, len(e.upstreamTransactions()))
+	}
+}
+
+// TestLockThenQueryInOneBatchSeesWhatTheLockWaitedFor: what the duplicate
+// check relies on. Under READ COMMITTED, a query sent in the same batch
+// right after an advisory lock that had to wait sees what the holder of the
+// lock committed meanwhile: each statement takes its snapshot when it starts.
+func TestLockThenQueryInOneBatchSeesWhatTheLockWaitedFor(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	ctx := context.Background()
+	if _, err := db.Pool.Exec(ctx, `CREATE TABLE lock_probe (n int)`); err != nil {
+		t.Fatal(err)
+	}
+	holder, err := db.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = holder.Rollback(ctx) }()
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_xact_lock(4242)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec(ctx, `INSERT INTO lock_probe VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan int, 1)
+	go func() {
+		n := -1
+		defer func() { seen <- n }()
+		tx, err := db.Pool.Begin(ctx)
+		if err != nil {
+			return
+		}
+		defer func() { _ = tx.Rollback(ctx) }()
+		b := &pgx.Batch{}
+		b.Queue(`SELECT pg_advisory_xact_lock(4242)`)
+		b.Queue(`SELECT count(*) FROM lock_probe`)
+		br := tx.SendBatch(ctx, b)
+		defer br.Close()
+		if _, err := br.Exec(); err != nil {
+			return
+		}
+		_ = br.QueryRow().Scan(&n)
+	}()
+	testutil.Eventually(t, 10*time.Second, "the batch waiting for the lock", func() (bool, string) {
+		var waiting int
+		err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`).Scan(&waiting)
+		return err == nil && waiting == 1, fmt.Sprint(waiting, err)
+	})
+	if err := holder.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-seen; n != 1 {
+		t.Fatalf("the query after the lock saw %d rows, want 1 (the lock holder's)", n)
 	}
 }
