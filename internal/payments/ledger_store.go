@@ -276,13 +276,28 @@ func (l *Ledger) refundLeft(ctx context.Context, q database.Querier, orig *Trans
 }
 
 // Answer applies what became of a transaction still open (pending or
-// checking) and adds a.Event to its timeline. A transaction already answered
-// is left alone and returned with ErrNotOpen, so the request and the
-// background check may both answer and only the first counts. When the answer
-// succeeds, its effect reaches the original: a void voids it, a refund adds
-// to its refunded amount, a capture captures it (its approved amount and batch
-// become the capture's), a tip adjustment sets its tip and approved amount.
+// checking) and adds a.Event to its timeline, in one statement. A transaction
+// already answered is left alone and returned with ErrNotOpen, so the request
+// and the background check may both answer and only the first counts. When
+// the answer succeeds, its effect reaches the original: a void voids it, a
+// refund adds to its refunded amount, a capture captures it (its approved
+// amount and batch become the capture's), a tip adjustment sets its tip and
+// approved amount, in the same transaction.
 func (l *Ledger) Answer(ctx context.Context, tx pgx.Tx, id uuid.UUID, a Answer) (*Transaction, error) {
+	return l.answer(ctx, tx, id, a)
+}
+
+// answerAlone is Answer outside a transaction, for a transaction without an
+// original (the update and its timeline entry are one statement, atomic on
+// their own): one round trip.
+func (l *Ledger) answerAlone(ctx context.Context, t *Transaction, a Answer) (*Transaction, error) {
+	if t.ParentID != nil {
+		return nil, errors.New("payments: the answer of an operation or refund needs a transaction")
+	}
+	return l.answer(ctx, l.pool, t.ID, a)
+}
+
+func (l *Ledger) answer(ctx context.Context, q database.Querier, id uuid.UUID, a Answer) (*Transaction, error) {
 	now := l.now().UTC()
 	var answeredAt *time.Time
 	if !a.Status.Open() {
@@ -296,7 +311,13 @@ func (l *Ledger) Answer(ctx context.Context, tx pgx.Tx, id uuid.UUID, a Answer) 
 	if err != nil {
 		return nil, err
 	}
-	t, err := l.one(ctx, tx, `UPDATE ledger_transactions t SET status = $2,
+	ev := a.Event
+	evDetails, err := jsonMap(ev.Details)
+	if err != nil {
+		return nil, err
+	}
+	t, err := l.one(ctx, q, `WITH answered AS (
+		UPDATE ledger_transactions t SET status = $2,
 			kind = COALESCE(NULLIF($3, ''), kind),
 			unique_trans_id = COALESCE(NULLIF($4, ''), unique_trans_id),
 			upstream_type = COALESCE(NULLIF($5, ''), upstream_type),
@@ -314,13 +335,17 @@ func (l *Ledger) Answer(ctx context.Context, tx pgx.Tx, id uuid.UUID, a Answer) 
 			details = details || $20::jsonb, answered_at = COALESCE($21, answered_at),
 			check_until = COALESCE($22, check_until), updated_at = $23
 		WHERE id = $1 AND status IN ('pending', 'checking')
-		RETURNING `+txColumns,
+		RETURNING t.*),
+	e AS (INSERT INTO ledger_events (transaction_id, kind, actor_id, related_id, message, details, at)
+		SELECT id, $24::text, $25::uuid, $26::uuid, $27::text, $28::jsonb, $23 FROM answered WHERE $24::text <> '')
+	SELECT `+txColumns+` FROM answered t`,
 		id, a.Status, string(a.Kind), a.UniqueTransID, a.UpstreamType, a.ApprovalCode, a.ResultMessage,
 		a.AVSCode, a.CVVCode, a.BatchNumber, a.ApprovedCents, a.BalanceCents, a.TipCents,
 		a.Card.Brand, a.Card.First6, a.Card.Last4, sealed, a.HeldForReview, a.ReviewReasons, details,
-		answeredAt, a.CheckUntil, now)
+		answeredAt, a.CheckUntil, now,
+		string(ev.Kind), ev.ActorID, ev.RelatedID, ev.Message, evDetails)
 	if errors.Is(err, models.ErrNotFound) {
-		current, gerr := l.ByID(ctx, tx, id)
+		current, gerr := l.ByID(ctx, q, id)
 		if gerr != nil {
 			return nil, gerr
 		}
@@ -330,14 +355,7 @@ func (l *Ledger) Answer(ctx context.Context, tx pgx.Tx, id uuid.UUID, a Answer) 
 		return nil, err
 	}
 	if t.Status.Succeeded() && t.ParentID != nil {
-		if err := l.applyToOriginal(ctx, tx, t, now); err != nil {
-			return nil, err
-		}
-	}
-	ev := a.Event
-	if ev.Kind != "" {
-		ev.TransactionID, ev.At = id, now
-		if err := l.AddEvent(ctx, tx, ev); err != nil {
+		if err := l.applyToOriginal(ctx, q, t, now); err != nil {
 			return nil, err
 		}
 	}
@@ -345,7 +363,7 @@ func (l *Ledger) Answer(ctx context.Context, tx pgx.Tx, id uuid.UUID, a Answer) 
 }
 
 // applyToOriginal carries an approved operation or refund to its original.
-func (l *Ledger) applyToOriginal(ctx context.Context, tx pgx.Tx, t *Transaction, now time.Time) error {
+func (l *Ledger) applyToOriginal(ctx context.Context, q database.Querier, t *Transaction, now time.Time) error {
 	var sql string
 	var args []any
 	switch t.Kind {
@@ -366,7 +384,7 @@ func (l *Ledger) applyToOriginal(ctx context.Context, tx pgx.Tx, t *Transaction,
 	default:
 		return nil
 	}
-	if _, err := tx.Exec(ctx, sql, args...); err != nil {
+	if _, err := q.Exec(ctx, sql, args...); err != nil {
 		return fmt.Errorf("update the original of %s: %w", t.ID, err)
 	}
 	return nil

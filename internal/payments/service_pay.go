@@ -245,10 +245,19 @@ func (s *Service) PayCard(ctx context.Context, u *models.User, merchantID uuid.U
 		}
 		return s.up.Sale(cctx, m.Account, req)
 	})
-	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
-		return s.afterPayment(ctx, tx, u, m, t, p.receiptMail)
-	})
+	t, err = s.finish(ctx, t, ut, callErr, s.receiptAfter(ctx, u, m, p.receiptMail))
 	return &Result{Transaction: t}, err
+}
+
+// receiptAfter is what the answer of a keyed payment runs in its database
+// transaction: the receipt asked for, if any. Nil when none was asked: the
+// answer then needs no transaction of its own (afterAnswer, which
+// afterPayment also runs, only ever acts on saving a method).
+func (s *Service) receiptAfter(ctx context.Context, u *models.User, m *Merchant, receiptTo string) func(tx pgx.Tx, t *Transaction) error {
+	if receiptTo == "" {
+		return nil
+	}
+	return func(tx pgx.Tx, t *Transaction) error { return s.afterPayment(ctx, tx, u, m, t, receiptTo) }
 }
 
 // PayACH debits a keyed bank account, recording the customer's authorization
@@ -288,9 +297,7 @@ func (s *Service) PayACH(ctx context.Context, u *models.User, merchantID uuid.UU
 	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
 		return s.up.ACHSale(cctx, m.Account, req)
 	})
-	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
-		return s.afterPayment(ctx, tx, u, m, t, p.receiptMail)
-	})
+	t, err = s.finish(ctx, t, ut, callErr, s.receiptAfter(ctx, u, m, p.receiptMail))
 	return &Result{Transaction: t}, err
 }
 
