@@ -70,12 +70,45 @@ func fromPayments(p payments.Permission) merchants.Permission {
 }
 
 // ForUser: admins and the owning rep view (without cardholders' or
-// customers' names); members hold their membership's permissions.
+// customers' names); members hold their membership's permissions. One
+// query, and nothing decrypted.
 func (a merchantAccess) ForUser(ctx context.Context, u *models.User, id uuid.UUID) (*payments.Merchant, error) {
-	m, v, err := a.svc.Visible(ctx, u, id)
+	acc, err := a.svc.PaymentAccessFor(ctx, u, id)
 	if err != nil {
 		return nil, err
 	}
+	return paymentsMerchant(acc), nil
+}
+
+// ForAction loads the merchant once (one query), lets the payments room
+// choose the right and refuse first in its words, then asks the merchants
+// room itself (membership, two-step sign-in, suspension) before the
+// payment account is decrypted.
+func (a merchantAccess) ForAction(ctx context.Context, u *models.User, id uuid.UUID,
+	choose func(*payments.Merchant) (payments.Permission, error)) (*payments.Merchant, error) {
+	acc, err := a.svc.PaymentAccessFor(ctx, u, id)
+	if err != nil {
+		return nil, err
+	}
+	pm := paymentsMerchant(acc)
+	p, err := choose(pm)
+	if err != nil {
+		return nil, err
+	}
+	acct, err := a.svc.OpenPayments(acc, fromPayments(p))
+	if err != nil {
+		return nil, err
+	}
+	if acct != nil {
+		pm.Account = *acct
+	}
+	return pm, nil
+}
+
+// paymentsMerchant is the merchant as the payments room sees it, with the
+// viewer's rights.
+func paymentsMerchant(acc *merchants.PaymentAccess) *payments.Merchant {
+	m, v := acc.Merchant, acc.Viewer
 	pm := &payments.Merchant{ID: m.ID, Name: m.Name, Suspended: m.Suspended(), Rights: map[payments.Permission]bool{}}
 	switch {
 	case v.Member:
@@ -87,35 +120,20 @@ func (a merchantAccess) ForUser(ctx context.Context, u *models.User, id uuid.UUI
 		pm.Rights[payments.PermView] = true
 	}
 	if len(pm.Rights) > 1 || (len(pm.Rights) == 1 && !pm.Rights[payments.PermView]) {
-		acc, err := a.svc.Credentials(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		pm.HasPaymentAccount = acc.Payments != nil
+		pm.HasPaymentAccount = acc.HasPaymentAccount
 	}
-	return pm, nil
-}
-
-// Account asks the merchants room itself (membership, two-step sign-in,
-// suspension) before handing over the payment account.
-func (a merchantAccess) Account(ctx context.Context, u *models.User, id uuid.UUID, p payments.Permission) (upstream.Account, error) {
-	acc, err := a.svc.Authorize(ctx, u, id, fromPayments(p))
-	if err != nil || acc.Payments == nil {
-		return upstream.Account{}, err
-	}
-	return *acc.Payments, nil
+	return pm
 }
 
 // ForSystem loads the merchant with its payment account for background work.
 func (a merchantAccess) ForSystem(ctx context.Context, id uuid.UUID) (*payments.Merchant, error) {
-	acc, err := a.svc.Credentials(ctx, id)
+	m, acct, err := a.svc.PaymentsForSystem(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	m := acc.Merchant
 	pm := &payments.Merchant{ID: m.ID, Name: m.Name, Suspended: m.Suspended()}
-	if acc.Payments != nil {
-		pm.Account, pm.HasPaymentAccount = *acc.Payments, true
+	if acct != nil {
+		pm.Account, pm.HasPaymentAccount = *acct, true
 	}
 	return pm, nil
 }

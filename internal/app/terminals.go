@@ -63,15 +63,11 @@ type terminalMerchants struct{ svc *merchants.Service }
 // terminals; a member uses them with the rights of their membership, all of
 // which move money and so need two-step sign-in to be on.
 func (a terminalMerchants) TerminalAccess(ctx context.Context, u *models.User, id uuid.UUID) (*terminals.Access, error) {
-	_, v, err := a.svc.Visible(ctx, u, id)
+	m, v, locs, err := a.svc.VisibleTerminals(ctx, u, id)
 	if err != nil {
 		return nil, err
 	}
-	m, err := a.TerminalMerchant(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	acc := &terminals.Access{Merchant: m, Staff: v.Staff()}
+	acc := &terminals.Access{Merchant: terminalMerchant(m, locs), Staff: v.Staff()}
 	if v.Member && u.MFAEnabled() {
 		acc.UseTerminals = v.Permissions.Has(merchants.PermUseTerminals)
 		acc.Refund = v.Permissions.Has(merchants.PermRefund)
@@ -87,9 +83,14 @@ func (a terminalMerchants) TerminalMerchant(ctx context.Context, id uuid.UUID) (
 	if err != nil {
 		return nil, err
 	}
+	return terminalMerchant(m, locs), nil
+}
+
+// terminalMerchant is the merchant as the terminals room sees it.
+func terminalMerchant(m *merchants.Merchant, locs []merchants.TerminalLocation) *terminals.Merchant {
 	out := &terminals.Merchant{ID: m.ID, Name: m.Name, Suspended: m.Suspended()}
 	for _, l := range locs {
 		out.Locations = append(out.Locations, terminals.Location{ID: l.LocationID, Name: l.Name, TestMode: l.TestMode, APIKey: l.APIKey})
 	}
-	return out, nil
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -57,22 +58,58 @@ type Event struct {
 // Record appends e to its subject's trail. Pass the transaction of the change it
 // records, so that both happen or neither does.
 func Record(ctx context.Context, q database.Querier, e Event) error {
-	details := []byte("{}")
+	row, err := e.row()
+	if err != nil {
+		return err
+	}
+	_, err = q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, row...)
+	if err != nil {
+		return fmt.Errorf("record %s event: %w", e.Action, err)
+	}
+	return nil
+}
+
+// row is e as the columns of audit_events, in the order of Record's insert.
+func (e Event) row() ([]any, error) {
+	details := "{}"
 	if e.Details != nil {
 		b, err := json.Marshal(e.Details)
 		if err != nil {
-			return fmt.Errorf("encode %s event: %w", e.Action, err)
+			return nil, fmt.Errorf("encode %s event: %w", e.Action, err)
 		}
-		details = b
+		details = string(b)
 	}
 	fields := e.Fields
 	if fields == nil {
 		fields = []string{}
 	}
+	return []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At}, nil
+}
+
+// RecordAll appends a few entries in one statement (one round trip), for a
+// use case that records the same action on several trails (a payment's and
+// its merchant's). Pass the transaction of the change.
+func RecordAll(ctx context.Context, q database.Querier, events ...Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	values := make([]string, 0, len(events))
+	args := make([]any, 0, 7*len(events))
+	for _, e := range events {
+		row, err := e.row()
+		if err != nil {
+			return err
+		}
+		n := len(args)
+		values = append(values, fmt.Sprintf("($%d, $%d::uuid, $%d::uuid, $%d, $%d::text[], $%d::jsonb, $%d::timestamptz)",
+			n+1, n+2, n+3, n+4, n+5, n+6, n+7))
+		args = append(args, row...)
+	}
 	_, err := q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, string(details), e.At)
+		VALUES `+strings.Join(values, ", "), args...)
 	if err != nil {
-		return fmt.Errorf("record %s event: %w", e.Action, err)
+		return fmt.Errorf("record %d %s events: %w", len(events), events[0].Action, err)
 	}
 	return nil
 }
@@ -85,19 +122,11 @@ func RecordMany(ctx context.Context, tx pgx.Tx, events []Event) error {
 	}
 	rows := make([][]any, len(events))
 	for i, e := range events {
-		details := "{}"
-		if e.Details != nil {
-			b, err := json.Marshal(e.Details)
-			if err != nil {
-				return fmt.Errorf("encode %s event: %w", e.Action, err)
-			}
-			details = string(b)
+		row, err := e.row()
+		if err != nil {
+			return err
 		}
-		fields := e.Fields
-		if fields == nil {
-			fields = []string{}
-		}
-		rows[i] = []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At}
+		rows[i] = row
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"audit_events"},
 		[]string{"subject_kind", "subject_id", "actor_id", "action", "fields", "details", "created_at"}, pgx.CopyFromRows(rows))

@@ -42,24 +42,40 @@ func (s *Service) Visible(ctx context.Context, u *models.User, id uuid.UUID) (*M
 	if err != nil {
 		return nil, Viewer{}, err
 	}
+	var member *Permissions
+	if u.IsMerchantUser() && u.Active {
+		perms, err := s.d.Store.membership(ctx, nil, id, u.ID)
+		if err != nil && !isNotFound(err) {
+			return nil, Viewer{}, err
+		}
+		if err == nil {
+			member = &perms
+		}
+	}
+	v, err := viewerOf(u, m, member)
+	if err != nil {
+		return nil, Viewer{}, err
+	}
+	return m, v, nil
+}
+
+// viewerOf is Visible's rule: what u is to m, given u's membership of m (nil
+// when u is not a member). A merchant u may not see is models.ErrNotFound.
+func viewerOf(u *models.User, m *Merchant, member *Permissions) (Viewer, error) {
 	v := Viewer{User: u}
 	switch {
 	case u == nil || !u.Active:
-		return nil, Viewer{}, models.ErrNotFound
+		return Viewer{}, models.ErrNotFound
 	case u.IsAdmin():
 		v.Admin = true
 	case u.Role == models.RoleSalesRep && m.OwnerID == u.ID:
 		v.OwnerRep = true
-	case u.IsMerchantUser():
-		perms, err := s.d.Store.membership(ctx, nil, id, u.ID)
-		if err != nil {
-			return nil, Viewer{}, err // ErrNotFound for a merchant they are not a member of
-		}
-		v.Member, v.Permissions = true, perms
+	case u.IsMerchantUser() && member != nil:
+		v.Member, v.Permissions = true, *member
 	default:
-		return nil, Viewer{}, models.ErrNotFound
+		return Viewer{}, models.ErrNotFound // not a member of that merchant
 	}
-	return m, v, nil
+	return v, nil
 }
 
 // List returns the merchants u may see, by name: all for admins, a rep's
@@ -119,24 +135,33 @@ func (s *Service) Authorize(ctx context.Context, u *models.User, id uuid.UUID, p
 	if err != nil {
 		return nil, err
 	}
+	if err := allows(u, m, v, p); err != nil {
+		return nil, err
+	}
+	return s.credentials(ctx, m)
+}
+
+// allows is Authorize's check of what v may do on m: admins hold
+// PermViewOnly; every other permission needs a membership that grants it;
+// one that moves money needs two-step sign-in; any action but PermViewOnly
+// needs a merchant that is not suspended.
+func allows(u *models.User, m *Merchant, v Viewer, p Permission) error {
 	switch {
 	case v.Admin && p == PermViewOnly:
 	case !v.Member:
-		return nil, errNoPermission(p)
+		return errNoPermission(p)
 	case p == PermViewOnly && len(v.Permissions) > 0:
 		// Anyone who may act on the merchant may also look.
 	case !v.Permissions.Has(p):
-		return nil, errNoPermission(p)
+		return errNoPermission(p)
 	}
 	if p.NeedsMFA() && !u.MFAEnabled() {
-		return nil, errNeedsMFA
+		return errNeedsMFA
 	}
 	if p != PermViewOnly {
-		if err := m.CanTransact(); err != nil {
-			return nil, err
-		}
+		return m.CanTransact()
 	}
-	return s.credentials(ctx, m)
+	return nil
 }
 
 // credentials decrypts a merchant's credentials.

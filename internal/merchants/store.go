@@ -37,11 +37,17 @@ func (s *Store) on(q database.Querier) database.Querier {
 
 // merchantSelect reads a merchant with its application's owner and state, in
 // the order of the fields of Merchant.
-const merchantSelect = `SELECT m.id, m.application_id, m.name, m.legal_name, m.boarded_at, m.created_at, m.updated_at,
+const merchantSelect = `SELECT ` + merchantColumns + ` FROM ` + merchantFrom
+
+// merchantColumns and merchantFrom are merchantSelect's parts, for queries
+// that read more beside the merchant.
+const (
+	merchantColumns = `m.id, m.application_id, m.name, m.legal_name, m.boarded_at, m.created_at, m.updated_at,
 	m.suspended_at, m.suspended_by, m.suspend_reason, m.alert_status, m.alert_at, m.alert_resolved_at,
 	m.alert_resolved_by, m.alert_resolution, m.sandbox_fetch, m.sandbox_fetch_error,
-	a.owner_id, COALESCE(NULLIF(u.name, ''), u.email), a.upstream_application_id, a.upstream_status
-	FROM merchants m JOIN applications a ON a.id = m.application_id JOIN users u ON u.id = a.owner_id`
+	a.owner_id, COALESCE(NULLIF(u.name, ''), u.email), a.upstream_application_id, a.upstream_status`
+	merchantFrom = `merchants m JOIN applications a ON a.id = m.application_id JOIN users u ON u.id = a.owner_id`
+)
 
 func collectMerchants(rows pgx.Rows, err error) ([]Merchant, error) {
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+
+	"github.com/payportal/portal/internal/models"
 )
 
 // TerminalLocation is one of a merchant's terminal cloud locations as the
@@ -27,23 +29,48 @@ func (s *Service) TerminalLocations(ctx context.Context, id uuid.UUID) (*Merchan
 	if err != nil {
 		return nil, nil, err
 	}
-	locs, err := s.d.Store.locations(ctx, nil, id)
+	locs, err := s.terminalLocations(ctx, id)
 	if err != nil {
 		return nil, nil, err
+	}
+	return m, locs, nil
+}
+
+// VisibleTerminals is Visible with the merchant's live terminal locations
+// (as TerminalLocations gives them), the merchant read once: for the
+// terminals room's pages and actions, which then decide on the viewer.
+func (s *Service) VisibleTerminals(ctx context.Context, u *models.User, id uuid.UUID) (*Merchant, Viewer, []TerminalLocation, error) {
+	m, v, err := s.Visible(ctx, u, id)
+	if err != nil {
+		return nil, Viewer{}, nil, err
+	}
+	locs, err := s.terminalLocations(ctx, id)
+	if err != nil {
+		return nil, Viewer{}, nil, err
+	}
+	return m, v, locs, nil
+}
+
+// terminalLocations lists a merchant's live locations with its decrypted
+// API key.
+func (s *Service) terminalLocations(ctx context.Context, id uuid.UUID) ([]TerminalLocation, error) {
+	locs, err := s.d.Store.locations(ctx, nil, id)
+	if err != nil {
+		return nil, err
 	}
 	key := ""
 	ta, err := s.d.Store.terminalAccount(ctx, nil, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if ta != nil {
 		if key, err = s.open(id, aadTerminalKey, ta.sealed); err != nil {
-			return nil, nil, fmt.Errorf("merchants: open terminal API key: %w", err)
+			return nil, fmt.Errorf("merchants: open terminal API key: %w", err)
 		}
 	}
 	out := make([]TerminalLocation, 0, len(locs))
 	for _, l := range locs {
 		out = append(out, TerminalLocation{LocationID: l.LocationID, Name: l.Name, TestMode: l.TestMode, APIKey: key})
 	}
-	return m, out, nil
+	return out, nil
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/database"
@@ -50,11 +52,14 @@ type svcOptions struct {
 	checkEvery, grace time.Duration
 	callTimeout       time.Duration
 	rights            []payments.Permission
+	// tracer, when set, sees every statement the payments service sends
+	// (the service gets a pool of its own with it).
+	tracer pgx.QueryTracer
 }
 
 func newSvcEnv(t *testing.T, o svcOptions) *svcEnv {
 	t.Helper()
-	db := testdb.New(t)
+	db, dbURL := testdb.NewWithURL(t)
 	sbClock := kit.NewManualClock(time.Now().UTC())
 	sb, err := app.StartSandboxServer("127.0.0.1:0", sandbox.Options{AdminToken: svcAdminToken, Clock: sbClock, Accounts: accounts.Options{Tokens: []string{"unused"}},
 		WithoutPaymentsAndTerminals: false, PaymentsOptions: sbpayments.Options{RateLimit: -1},
@@ -95,7 +100,19 @@ func newSvcEnv(t *testing.T, o svcOptions) *svcEnv {
 		e.merchant.Rights[r] = true
 	}
 	e.ms = &fakeMerchants{m: e.merchant}
-	e.svc = payments.NewService(payments.Deps{Pool: db.Pool, Ring: ring, Ledger: payments.NewLedger(db.Pool, ring, e.now.Now),
+	pool := db.Pool
+	if o.tracer != nil {
+		cfg, err := pgxpool.ParseConfig(dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.ConnConfig.Tracer = o.tracer
+		if pool, err = pgxpool.NewWithConfig(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+	}
+	e.svc = payments.NewService(payments.Deps{Pool: pool, Ring: ring, Ledger: payments.NewLedger(pool, ring, e.now.Now),
 		Upstream: e.client, Merchants: e.ms, Queue: q, Outbox: outbox,
 		Config: payments.Config{CheckEvery: o.checkEvery, CheckGrace: o.grace, CallTimeout: o.callTimeout, ResellerName: "Test Payments"},
 		Now:    e.now.Now, Log: log})
@@ -197,11 +214,17 @@ func (f *fakeMerchants) ForUser(_ context.Context, _ *models.User, id uuid.UUID)
 	return &cp, nil
 }
 
-func (f *fakeMerchants) Account(_ context.Context, _ *models.User, id uuid.UUID, _ payments.Permission) (upstream.Account, error) {
-	if id != f.m.ID {
-		return upstream.Account{}, models.ErrNotFound
+func (f *fakeMerchants) ForAction(ctx context.Context, u *models.User, id uuid.UUID,
+	choose func(*payments.Merchant) (payments.Permission, error)) (*payments.Merchant, error) {
+	m, err := f.ForUser(ctx, u, id)
+	if err != nil {
+		return nil, err
 	}
-	return f.m.Account, nil
+	if _, err := choose(m); err != nil {
+		return nil, err
+	}
+	m.Account = f.m.Account
+	return m, nil
 }
 
 func (f *fakeMerchants) ForSystem(_ context.Context, id uuid.UUID) (*payments.Merchant, error) {

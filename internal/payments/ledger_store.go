@@ -124,7 +124,11 @@ func (l *Ledger) one(ctx context.Context, q database.Querier, sql string, args .
 
 // many reads every transaction sql selects.
 func (l *Ledger) many(ctx context.Context, q database.Querier, sql string, args ...any) ([]*Transaction, error) {
-	rows, err := l.on(q).Query(ctx, sql, args...)
+	return l.collect(l.on(q).Query(ctx, sql, args...))
+}
+
+// collect reads every transaction of rows (of txColumns).
+func (l *Ledger) collect(rows pgx.Rows, err error) ([]*Transaction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load transactions: %w", err)
 	}
@@ -182,36 +186,44 @@ func (l *Ledger) Record(ctx context.Context, q database.Querier, n NewTransactio
 		return nil, err
 	}
 	now := l.now().UTC()
-	tag, err := q.Exec(ctx, `INSERT INTO ledger_transactions (id, merchant_id, source, kind, status, parent_id,
-			customer_id, saved_method_id, amount_cents, tip_cents, tax_cents, reference, brand, first6, last4,
-			account_type, billing_sealed, location_id, device_name, details, created_by, created_at, updated_at, check_until)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23)
-		ON CONFLICT (id) DO NOTHING`,
+	ev := n.Event
+	if ev.Kind == "" {
+		ev.Kind = EventRequested
+	}
+	if ev.ActorID == nil {
+		ev.ActorID = n.CreatedBy
+	}
+	evDetails, err := jsonMap(ev.Details)
+	if err != nil {
+		return nil, err
+	}
+	// One statement: the line, its first timeline entry, and the line as
+	// stored (nothing at all when the id is taken: a form sent twice).
+	t, err := l.one(ctx, q, `WITH t AS (
+			INSERT INTO ledger_transactions (id, merchant_id, source, kind, status, parent_id,
+				customer_id, saved_method_id, amount_cents, tip_cents, tax_cents, reference, brand, first6, last4,
+				account_type, billing_sealed, location_id, device_name, details, created_by, created_at, updated_at, check_until)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23)
+			ON CONFLICT (id) DO NOTHING
+			RETURNING *),
+		e AS (INSERT INTO ledger_events (transaction_id, kind, actor_id, related_id, message, details, at)
+			SELECT id, $24::text, $25::uuid, $26::uuid, $27::text, $28::jsonb, $22 FROM t)
+		SELECT `+txColumns+` FROM t`,
 		n.ID, n.MerchantID, n.Source, n.Kind, n.Status, n.ParentID, n.CustomerID, n.SavedMethodID,
 		n.AmountCents, n.TipCents, n.TaxCents, n.Reference, n.Card.Brand, n.Card.First6, n.Card.Last4,
-		n.Card.AccountType, sealed, n.LocationID, n.DeviceName, details, n.CreatedBy, now, n.CheckUntil)
-	if err != nil {
-		return nil, fmt.Errorf("record transaction: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
+		n.Card.AccountType, sealed, n.LocationID, n.DeviceName, details, n.CreatedBy, now, n.CheckUntil,
+		string(ev.Kind), ev.ActorID, ev.RelatedID, ev.Message, evDetails)
+	if errors.Is(err, models.ErrNotFound) {
 		existing, err := l.Get(ctx, q, n.MerchantID, n.ID)
 		if err != nil {
 			return nil, err
 		}
 		return existing, ErrAlreadyRecorded
 	}
-	ev := n.Event
-	if ev.Kind == "" {
-		ev.Kind = EventRequested
+	if err != nil {
+		return nil, fmt.Errorf("record transaction: %w", err)
 	}
-	ev.TransactionID, ev.At = n.ID, now
-	if ev.ActorID == nil {
-		ev.ActorID = n.CreatedBy
-	}
-	if err := l.AddEvent(ctx, q, ev); err != nil {
-		return nil, err
-	}
-	return l.Get(ctx, q, n.MerchantID, n.ID)
+	return t, nil
 }
 
 // RecordRefund records a refund of the original n.ParentID, capped at what is
@@ -261,114 +273,6 @@ func (l *Ledger) refundLeft(ctx context.Context, q database.Querier, orig *Trans
 		return 0, fmt.Errorf("sum refunds: %w", err)
 	}
 	return max(orig.ApprovedCents-taken, 0), nil
-}
-
-// Answer applies what became of a transaction still open (pending or
-// checking) and adds a.Event to its timeline. A transaction already answered
-// is left alone and returned with ErrNotOpen, so the request and the
-// background check may both answer and only the first counts. When the answer
-// succeeds, its effect reaches the original: a void voids it, a refund adds
-// to its refunded amount, a capture captures it (its approved amount and batch
-// become the capture's), a tip adjustment sets its tip and approved amount.
-func (l *Ledger) Answer(ctx context.Context, tx pgx.Tx, id uuid.UUID, a Answer) (*Transaction, error) {
-	now := l.now().UTC()
-	var answeredAt *time.Time
-	if !a.Status.Open() {
-		answeredAt = &now
-	}
-	details, err := jsonMap(a.Details)
-	if err != nil {
-		return nil, err
-	}
-	sealed, err := l.sealBilling(id, Billing{Name: a.BillingName})
-	if err != nil {
-		return nil, err
-	}
-	t, err := l.one(ctx, tx, `UPDATE ledger_transactions t SET status = $2,
-			kind = COALESCE(NULLIF($3, ''), kind),
-			unique_trans_id = COALESCE(NULLIF($4, ''), unique_trans_id),
-			upstream_type = COALESCE(NULLIF($5, ''), upstream_type),
-			approval_code = COALESCE(NULLIF($6, ''), approval_code),
-			result_message = COALESCE(NULLIF($7, ''), result_message),
-			avs_code = COALESCE(NULLIF($8, ''), avs_code), cvv_code = COALESCE(NULLIF($9, ''), cvv_code),
-			batch_number = COALESCE(NULLIF($10, ''), batch_number),
-			approved_cents = COALESCE($11, approved_cents), balance_cents = COALESCE($12, balance_cents),
-			tip_cents = COALESCE($13, tip_cents),
-			brand = CASE WHEN brand = '' THEN $14 ELSE brand END,
-			first6 = CASE WHEN first6 = '' AND last4 = '' THEN $15 ELSE first6 END,
-			last4 = CASE WHEN last4 = '' THEN $16 ELSE last4 END,
-			billing_sealed = CASE WHEN billing_sealed = '' THEN $17 ELSE billing_sealed END,
-			held_for_review = held_for_review OR $18, review_reasons = COALESCE(NULLIF($19, ''), review_reasons),
-			details = details || $20::jsonb, answered_at = COALESCE($21, answered_at),
-			check_until = COALESCE($22, check_until), updated_at = $23
-		WHERE id = $1 AND status IN ('pending', 'checking')
-		RETURNING `+txColumns,
-		id, a.Status, string(a.Kind), a.UniqueTransID, a.UpstreamType, a.ApprovalCode, a.ResultMessage,
-		a.AVSCode, a.CVVCode, a.BatchNumber, a.ApprovedCents, a.BalanceCents, a.TipCents,
-		a.Card.Brand, a.Card.First6, a.Card.Last4, sealed, a.HeldForReview, a.ReviewReasons, details,
-		answeredAt, a.CheckUntil, now)
-	if errors.Is(err, models.ErrNotFound) {
-		current, gerr := l.ByID(ctx, tx, id)
-		if gerr != nil {
-			return nil, gerr
-		}
-		return current, ErrNotOpen
-	}
-	if err != nil {
-		return nil, err
-	}
-	if t.Status.Succeeded() && t.ParentID != nil {
-		if err := l.applyToOriginal(ctx, tx, t, now); err != nil {
-			return nil, err
-		}
-	}
-	ev := a.Event
-	if ev.Kind != "" {
-		ev.TransactionID, ev.At = id, now
-		if err := l.AddEvent(ctx, tx, ev); err != nil {
-			return nil, err
-		}
-	}
-	return t, nil
-}
-
-// applyToOriginal carries an approved operation or refund to its original.
-func (l *Ledger) applyToOriginal(ctx context.Context, tx pgx.Tx, t *Transaction, now time.Time) error {
-	var sql string
-	var args []any
-	switch t.Kind {
-	case KindVoid:
-		sql = `UPDATE ledger_transactions SET status = 'voided', updated_at = $2
-			WHERE id = $1 AND status IN ('approved', 'partial', 'captured')`
-		args = []any{*t.ParentID, now}
-	case KindRefund:
-		sql = `UPDATE ledger_transactions SET refunded_cents = refunded_cents + $2, updated_at = $3 WHERE id = $1`
-		args = []any{*t.ParentID, t.ApprovedCents, now}
-	case KindCapture:
-		sql = `UPDATE ledger_transactions SET status = 'captured', approved_cents = $2, tip_cents = $3,
-				batch_number = $4, updated_at = $5 WHERE id = $1 AND status = 'approved'`
-		args = []any{*t.ParentID, t.ApprovedCents, t.TipCents, t.BatchNumber, now}
-	case KindTipAdjust:
-		sql = `UPDATE ledger_transactions SET tip_cents = $2, approved_cents = $3, updated_at = $4 WHERE id = $1`
-		args = []any{*t.ParentID, t.TipCents, t.ApprovedCents, now}
-	default:
-		return nil
-	}
-	if _, err := tx.Exec(ctx, sql, args...); err != nil {
-		return fmt.Errorf("update the original of %s: %w", t.ID, err)
-	}
-	return nil
-}
-
-// SetCheckUntil keeps an open transaction's outcome unknown until until (a
-// check that found nothing yet pushes nothing; the first unknown sets it).
-func (l *Ledger) SetCheckUntil(ctx context.Context, q database.Querier, id uuid.UUID, until time.Time) error {
-	_, err := l.on(q).Exec(ctx, `UPDATE ledger_transactions SET check_until = COALESCE(check_until, $2), updated_at = $3
-		WHERE id = $1 AND status IN ('pending', 'checking')`, id, until, l.now().UTC())
-	if err != nil {
-		return fmt.Errorf("set check_until: %w", err)
-	}
-	return nil
 }
 
 // OpenOlderThan lists transactions still pending or checking that were last

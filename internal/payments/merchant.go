@@ -71,42 +71,62 @@ func (m *Merchant) CanTransact() bool { return !m.Suspended && (m.HasPaymentAcco
 // internal/app adapts the merchants room's service to it.
 type Merchants interface {
 	// ForUser loads a merchant as u may see it, with u's rights on it but
-	// without credentials (models.ErrNotFound when u may not see it).
+	// without credentials (models.ErrNotFound when u may not see it): for
+	// pages that only show, it decrypts nothing.
 	ForUser(ctx context.Context, u *models.User, merchantID uuid.UUID) (*Merchant, error)
-	// Account returns the merchant's payment account for an action of u's
-	// that needs p: the merchants room's own check (membership, two-step
-	// sign-in, suspension) decides.
-	Account(ctx context.Context, u *models.User, merchantID uuid.UUID, p Permission) (upstream.Account, error)
+	// ForAction loads a merchant as u may see it, with u's rights, for an
+	// action, in one call: choose picks the right the action needs from
+	// what was loaded, or refuses in the payments room's words; then the
+	// merchants room's own check of that right (membership, two-step
+	// sign-in, suspension) decides, and only then is the payment account
+	// decrypted into Account (empty when the merchant has none).
+	ForAction(ctx context.Context, u *models.User, merchantID uuid.UUID, choose func(*Merchant) (Permission, error)) (*Merchant, error)
 	// ForSystem loads a merchant with its payment account, for background
 	// work (reading back an unknown outcome).
 	ForSystem(ctx context.Context, merchantID uuid.UUID) (*Merchant, error)
 }
 
-// authorize loads the merchant for u and checks p, and for any right but
-// viewing that the merchant may transact.
+// authorize loads the merchant for u and checks p; for any right but
+// viewing, also that the merchant may transact, with its payment account.
 func authorize(ctx context.Context, ms Merchants, u *models.User, merchantID uuid.UUID, p Permission) (*Merchant, error) {
+	if p != PermView {
+		return authorizeAction(ctx, ms, u, merchantID, func(m *Merchant) (Permission, error) { return p, refusal(m, p) })
+	}
 	m, err := ms.ForUser(ctx, u, merchantID)
 	if err != nil {
 		return nil, err
 	}
-	if !m.Can(PermView) {
-		return nil, models.ErrNotFound
-	}
-	if !m.Can(p) {
-		return nil, forbidden(p)
-	}
-	if p != PermView {
-		if m.Suspended {
-			return nil, apperr.New(apperr.KindConflict, "%s", msgSuspended)
-		}
-		if m.Account, err = ms.Account(ctx, u, merchantID, p); err != nil {
-			return nil, err
-		}
-		if !m.HasAccount() {
-			return nil, apperr.New(apperr.KindConflict, "%s", msgNoAccount)
-		}
+	if err := refusal(m, PermView); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// authorizeAction loads the merchant for an action of u's whose right choose
+// picks (or refuses), with its payment account: the merchant is loaded once.
+func authorizeAction(ctx context.Context, ms Merchants, u *models.User, merchantID uuid.UUID, choose func(*Merchant) (Permission, error)) (*Merchant, error) {
+	m, err := ms.ForAction(ctx, u, merchantID, choose)
+	if err != nil {
+		return nil, err
+	}
+	if !m.HasAccount() {
+		return nil, apperr.New(apperr.KindConflict, "%s", msgNoAccount)
+	}
+	return m, nil
+}
+
+// refusal is the payments room's own refusal of p on m, in its words: a
+// merchant u may not see, a right u does not hold, a suspended merchant.
+func refusal(m *Merchant, p Permission) error {
+	switch {
+	case !m.Can(PermView):
+		return models.ErrNotFound
+	case !m.Can(p):
+		return forbidden(p)
+	case p != PermView && m.Suspended:
+		return apperr.New(apperr.KindConflict, "%s", msgSuspended)
+	}
+	return nil
 }
 
 // forbidden refuses an action the user has no right to.

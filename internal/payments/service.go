@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -146,21 +147,31 @@ func (s *Service) finish(ctx context.Context, t *Transaction, ut *upstream.Trans
 	then func(tx pgx.Tx, t *Transaction) error) (*Transaction, error) {
 	a := s.answerOf(t, ut, callErr)
 	var out *Transaction
-	err := s.inTx(context.WithoutCancel(ctx), func(tx pgx.Tx) error {
-		got, err := s.ledger.Answer(ctx, tx, t.ID, a)
-		if err != nil {
-			if got != nil {
-				out = got
-				return nil
+	var err error
+	if then == nil && t.ParentID == nil {
+		// Nothing else to do with it: the answer and its timeline entry are
+		// one statement, which needs no transaction of its own.
+		out, err = s.ledger.answerAlone(context.WithoutCancel(ctx), t, a)
+		if errors.Is(err, ErrNotOpen) {
+			err = nil
+		}
+	} else {
+		err = s.inTx(context.WithoutCancel(ctx), func(tx pgx.Tx) error {
+			got, err := s.ledger.Answer(ctx, tx, t.ID, a)
+			if err != nil {
+				if got != nil {
+					out = got
+					return nil
+				}
+				return err
 			}
-			return err
-		}
-		out = got
-		if then != nil {
-			return then(tx, got)
-		}
-		return nil
-	})
+			out = got
+			if then != nil {
+				return then(tx, got)
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("record the answer of %s: %w", t.ID, err)
 	}

@@ -107,17 +107,11 @@ func (s *Service) record(ctx context.Context, u *models.User, m *Merchant, in *i
 			}
 		}
 		if in.dupSource != "" {
-			key := fmt.Sprintf("dup:%s:%s:%d", m.ID, in.n.Card.Last4, in.n.AmountCents+in.n.TipCents)
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, key); err != nil {
-				return fmt.Errorf("duplicate lock: %w", err)
-			}
-			if !in.confirmed {
-				if earlier, err := s.duplicateOf(ctx, tx, m.ID, in); err != nil || earlier != nil {
-					if err == nil {
-						err = &DuplicateError{Earlier: earlier}
-					}
-					return err
+			if earlier, err := s.duplicateOf(ctx, tx, m.ID, in); err != nil || earlier != nil {
+				if err == nil {
+					err = &DuplicateError{Earlier: earlier}
 				}
+				return err
 			}
 		}
 		var err error
@@ -156,18 +150,40 @@ func (s *Service) record(ctx context.Context, u *models.User, m *Merchant, in *i
 	return t, repeated, err
 }
 
-// duplicateOf finds a payment like in's made within the duplicate window.
+// duplicateOf takes the lock of in's card and total, then (unless the user
+// confirmed "charge again") finds a payment like in's made within the
+// duplicate window. The lock and the query are two statements sent as one
+// batch, in that order: under READ COMMITTED each statement takes its own
+// snapshot when it starts, and PostgreSQL starts the query only once the lock
+// is granted, so the query sees the payment of whoever held the lock before
+// (committed by then). One query with the lock inside it would not: its
+// snapshot would be taken before the lock waited.
 func (s *Service) duplicateOf(ctx context.Context, tx pgx.Tx, merchantID uuid.UUID, in *intent) (*Transaction, error) {
-	if in.n.Card.Last4 == "" {
-		return nil, nil
-	}
-	since := s.now().Add(-s.cfg.DuplicateWindow)
-	list, err := s.ledger.many(ctx, tx, `SELECT `+txColumns+` FROM ledger_transactions t
+	b := &pgx.Batch{}
+	key := fmt.Sprintf("dup:%s:%s:%d", merchantID, in.n.Card.Last4, in.n.AmountCents+in.n.TipCents)
+	b.Queue(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, key)
+	query := !in.confirmed && in.n.Card.Last4 != ""
+	if query {
+		since := s.now().Add(-s.cfg.DuplicateWindow)
+		b.Queue(`SELECT `+txColumns+` FROM ledger_transactions t
 		WHERE t.merchant_id = $1 AND t.last4 = $2 AND t.amount_cents + t.tip_cents = $3 AND t.source = $4
 			AND t.kind IN ('sale', 'authorization') AND t.created_at >= $5 AND t.id <> $6
 			AND t.status NOT IN ('declined', 'failed', 'not_charged', 'voided', 'cancelled')
 		ORDER BY t.created_at DESC LIMIT 1`,
-		merchantID, in.n.Card.Last4, in.n.AmountCents+in.n.TipCents, string(in.dupSource), since, in.n.ID)
+			merchantID, in.n.Card.Last4, in.n.AmountCents+in.n.TipCents, string(in.dupSource), since, in.n.ID)
+	}
+	br := tx.SendBatch(ctx, b)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
+		return nil, fmt.Errorf("duplicate lock: %w", err)
+	}
+	if !query {
+		return nil, br.Close()
+	}
+	list, err := s.ledger.collect(br.Query())
+	if err == nil {
+		err = br.Close()
+	}
 	if err != nil || len(list) == 0 {
 		return nil, err
 	}
@@ -185,12 +201,9 @@ func (s *Service) auditBoth(ctx context.Context, tx pgx.Tx, u *models.User, t *T
 		d.Amount = ""
 	}
 	at := s.now().UTC()
-	for _, subject := range []audit.Subject{audit.Transaction(t.ID), audit.Merchant(t.MerchantID)} {
-		if err := audit.Record(ctx, tx, audit.Event{Subject: subject, Actor: audit.ActorOf(u), Action: action, Details: d, At: at}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return audit.RecordAll(ctx, tx,
+		audit.Event{Subject: audit.Transaction(t.ID), Actor: audit.ActorOf(u), Action: action, Details: d, At: at},
+		audit.Event{Subject: audit.Merchant(t.MerchantID), Actor: audit.ActorOf(u), Action: action, Details: d, At: at})
 }
 
 // PayCard charges (or authorizes) a keyed card: it records the intent, sends
@@ -232,10 +245,19 @@ func (s *Service) PayCard(ctx context.Context, u *models.User, merchantID uuid.U
 		}
 		return s.up.Sale(cctx, m.Account, req)
 	})
-	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
-		return s.afterPayment(ctx, tx, u, m, t, p.receiptMail)
-	})
+	t, err = s.finish(ctx, t, ut, callErr, s.receiptAfter(ctx, u, m, p.receiptMail))
 	return &Result{Transaction: t}, err
+}
+
+// receiptAfter is what the answer of a keyed payment runs in its database
+// transaction: the receipt asked for, if any. Nil when none was asked: the
+// answer then needs no transaction of its own (afterAnswer, which
+// afterPayment also runs, only ever acts on saving a method).
+func (s *Service) receiptAfter(ctx context.Context, u *models.User, m *Merchant, receiptTo string) func(tx pgx.Tx, t *Transaction) error {
+	if receiptTo == "" {
+		return nil
+	}
+	return func(tx pgx.Tx, t *Transaction) error { return s.afterPayment(ctx, tx, u, m, t, receiptTo) }
 }
 
 // PayACH debits a keyed bank account, recording the customer's authorization
@@ -275,9 +297,7 @@ func (s *Service) PayACH(ctx context.Context, u *models.User, merchantID uuid.UU
 	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
 		return s.up.ACHSale(cctx, m.Account, req)
 	})
-	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
-		return s.afterPayment(ctx, tx, u, m, t, p.receiptMail)
-	})
+	t, err = s.finish(ctx, t, ut, callErr, s.receiptAfter(ctx, u, m, p.receiptMail))
 	return &Result{Transaction: t}, err
 }
 

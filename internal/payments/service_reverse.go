@@ -162,14 +162,17 @@ func (s *Service) reverseTarget(ctx context.Context, tx pgx.Tx, orig *Transactio
 // Reverse voids a payment while a void may work, else refunds it, linked and
 // capped: the amount asked, or all that is left.
 func (s *Service) Reverse(ctx context.Context, u *models.User, merchantID, id uuid.UUID, f *ReverseForm) (*Result, error) {
-	m, err := authorize(ctx, s.merchants, u, merchantID, PermView)
+	m, err := authorizeAction(ctx, s.merchants, u, merchantID, func(m *Merchant) (Permission, error) {
+		if err := refusal(m, PermView); err != nil {
+			return "", err
+		}
+		if !m.Can(PermVoid) && !m.Can(PermRefund) {
+			return "", apperr.New(apperr.KindForbidden, "%s", msgNoRight(PermRefund))
+		}
+		p := firstRight(m, PermVoid, PermRefund)
+		return p, refusal(m, p) // suspended
+	})
 	if err != nil {
-		return nil, err
-	}
-	if !m.Can(PermVoid) && !m.Can(PermRefund) {
-		return nil, apperr.New(apperr.KindForbidden, "%s", msgNoRight(PermRefund))
-	}
-	if m, err = authorize(ctx, s.merchants, u, merchantID, firstRight(m, PermVoid, PermRefund)); err != nil {
 		return nil, err // suspended, or no account
 	}
 	tid, earlier, err := s.readToken(ctx, m, u, f.FormToken, PurposeReverse(id))
