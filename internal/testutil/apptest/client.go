@@ -44,6 +44,15 @@ func (e *Env) Client(t testing.TB) *Client {
 
 var csrfPattern = regexp.MustCompile(`name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"`)
 
+// KeepConnections lets the client keep up to n idle connections to the
+// portal, for a benchmark sending n requests at once (net/http keeps two and
+// would dial again for every other request).
+func (c *Client) KeepConnections(n int) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = n, n
+	c.http.Transport = tr
+}
+
 // Get fetches path and remembers the page's CSRF token.
 func (c *Client) Get(path string) Response {
 	c.t.Helper()

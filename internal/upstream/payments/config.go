@@ -18,6 +18,9 @@ const (
 	DefaultRetryBaseDelay = 500 * time.Millisecond
 	DefaultRetryMaxDelay  = 8 * time.Second
 	DefaultMaxRetryAfter  = 30 * time.Second
+	// DefaultIdleConnsPerHost is how many idle connections the default HTTP
+	// client keeps to the gateway.
+	DefaultIdleConnsPerHost = 128
 )
 
 // Config configures a Client. Credentials are not part of it: every call
@@ -44,7 +47,8 @@ type Config struct {
 	// Default 30 s.
 	MaxRetryAfter time.Duration
 	// HTTPClient sends the requests. Default: a client of its own with no
-	// overall timeout (each attempt has one).
+	// overall timeout (each attempt has one) that keeps up to
+	// DefaultIdleConnsPerHost connections open.
 	HTTPClient *http.Client
 	// Logger receives one line per attempt: operation, method, path,
 	// status, duration. Never a token, a body or card data. Default:
@@ -76,7 +80,13 @@ func (c Config) withDefaults() (Config, error) {
 	c.RetryMaxDelay = max(or(c.RetryMaxDelay, DefaultRetryMaxDelay), c.RetryBaseDelay)
 	c.MaxRetryAfter = or(c.MaxRetryAfter, DefaultMaxRetryAfter)
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// Many sales go out at once (every cashier of every merchant shares
+		// this client): net/http's default of two idle connections per host
+		// would close the rest after each burst and dial (and, over TLS,
+		// handshake) them again for the next.
+		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 2*DefaultIdleConnsPerHost, DefaultIdleConnsPerHost
+		c.HTTPClient = &http.Client{Transport: tr}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
