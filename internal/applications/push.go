@@ -117,14 +117,18 @@ func (s *Store) Linked(ctx context.Context, q database.Querier, a *models.Applic
 	if err != nil {
 		return err
 	}
-	err = s.update(ctx, q, "record hand-off link", `UPDATE applications
+	const link = `UPDATE applications
 		SET status = 'linked', handoff_link = $3, linked_at = $4, last_error = $5, last_error_kind = NULL,
 		    push_finished_at = $4, updated_at = $4
-		WHERE `+pushGuard, a.ID, a.SubmissionCount, sealed, l.At, l.Note)
-	if err != nil || l.OpenToken == "" {
-		return err
+		WHERE ` + pushGuard
+	if l.OpenToken == "" {
+		return s.update(ctx, q, "record hand-off link", link, a.ID, a.SubmissionCount, sealed, l.At, l.Note)
 	}
-	return s.AddOpenToken(ctx, q, a.ID, l.OpenToken, l.At)
+	// One round trip: the token is kept only when the link was recorded.
+	return s.update(ctx, q, "record hand-off link", `WITH linked AS (`+link+` RETURNING id)
+		INSERT INTO handoff_open_tokens (token_hash, application_id, created_at, expires_at)
+		SELECT $6, id, $4, $7 FROM linked`,
+		a.ID, a.SubmissionCount, sealed, l.At, l.Note, HashOpenToken(l.OpenToken), l.At.Add(OpenTokenLifetime))
 }
 
 // InFlight is a submission being pushed.

@@ -118,6 +118,8 @@ type PushResult struct {
 	// FileID is the upstream's id of the file when Err is nil.
 	FileID string
 	Err    error
+	// recorded waits for the record of a successful upload (pushAll beside).
+	recorded func() error
 }
 
 // PushAll sends docs with at most concurrency uploads at once (default 3)
@@ -126,6 +128,12 @@ type PushResult struct {
 // slot never eats into a URL's lifetime. docs must be as just read from the
 // store: one already uploaded is skipped on the strength of its row.
 func (p *Proxy) PushAll(ctx context.Context, upstreamAppID string, docs []models.Document, concurrency int) []PushResult {
+	return p.pushAll(ctx, upstreamAppID, docs, concurrency, false)
+}
+
+// pushAll is PushAll; with beside, a successful upload's record is still being
+// written when it returns, and each result's recorded waits for it.
+func (p *Proxy) pushAll(ctx context.Context, upstreamAppID string, docs []models.Document, concurrency int, beside bool) []PushResult {
 	if concurrency <= 0 {
 		concurrency = DefaultPushConcurrency
 	}
@@ -144,7 +152,12 @@ func (p *Proxy) PushAll(ctx context.Context, upstreamAppID string, docs []models
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			results[i].FileID, results[i].Err = p.push(ctx, upstreamAppID, &doc)
+			var recorded func() error
+			results[i].FileID, recorded, results[i].Err = p.push(ctx, upstreamAppID, &doc)
+			if results[i].Err == nil && !beside {
+				results[i].Err = recorded()
+			}
+			results[i].recorded = recorded
 		}()
 	}
 	wg.Wait()
@@ -160,34 +173,40 @@ func (p *Proxy) PushDocument(ctx context.Context, upstreamAppID string, doc mode
 	if err != nil {
 		return "", fmt.Errorf("submission: loading document %s: %w", doc.ID, err)
 	}
-	return p.push(ctx, upstreamAppID, cur)
+	fileID, recorded, err := p.push(ctx, upstreamAppID, cur)
+	if err != nil {
+		return "", err
+	}
+	if err := recorded(); err != nil {
+		return "", err
+	}
+	return fileID, nil
 }
 
-// push is PushDocument on a row just read.
-func (p *Proxy) push(ctx context.Context, upstreamAppID string, cur *models.Document) (string, error) {
+// push is PushDocument on a row just read. Once the upstream holds the file,
+// the row's record of it is written beside the caller: recorded waits for it.
+func (p *Proxy) push(ctx context.Context, upstreamAppID string, cur *models.Document) (fileID string, recorded func() error, err error) {
 	if cur.UpstreamStatus == documents.UpstreamUploaded && cur.UpstreamFileID != nil && *cur.UpstreamFileID != "" {
-		return *cur.UpstreamFileID, nil
+		return *cur.UpstreamFileID, noRecord, nil
 	}
 	for attempt := 1; ; attempt++ {
 		last := attempt == p.opts.MaxAttempts
 		fileID, err := p.attempt(ctx, upstreamAppID, cur, last)
 		if err == nil {
-			if err := p.record(ctx, func(ctx context.Context) error {
-				return p.docs.MarkUploaded(ctx, cur.ID, fileID, p.opts.Now())
-			}); err != nil {
-				return "", err
-			}
-			return fileID, nil
+			at := p.opts.Now()
+			return fileID, p.recordBeside(context.WithoutCancel(ctx), func(ctx context.Context) error {
+				return p.record(ctx, func(ctx context.Context) error { return p.docs.MarkUploaded(ctx, cur.ID, fileID, at) })
+			}), nil
 		}
 		p.log.Warn("document upload attempt failed", "document_id", cur.ID, "attempt", attempt, "err", err)
 		if last || ctx.Err() != nil || !retryable(err) {
-			return "", p.fail(ctx, cur.ID, attempt, err)
+			return "", nil, p.fail(ctx, cur.ID, attempt, err)
 		}
 		if err := p.docs.MarkAttemptFailed(ctx, cur.ID, pushReason(err)); err != nil {
-			return "", p.fail(ctx, cur.ID, attempt, err)
+			return "", nil, p.fail(ctx, cur.ID, attempt, err)
 		}
 		if err := p.opts.Sleep(ctx, p.delay(attempt, err)); err != nil {
-			return "", p.fail(ctx, cur.ID, attempt, err)
+			return "", nil, p.fail(ctx, cur.ID, attempt, err)
 		}
 	}
 }
@@ -252,7 +271,8 @@ func (p *Proxy) attempt(ctx context.Context, upstreamAppID string, doc *models.D
 	if info.Size != doc.SizeBytes {
 		return "", &stepError{"storage", fmt.Errorf("%w: stored object holds %d bytes, the row says %d", errSizeMismatch, info.Size, doc.SizeBytes)}
 	}
-	if err := p.files.UploadToPresignedURL(ctx, up.PresignedURL, body, doc.SizeBytes, doc.ContentType); err != nil {
+	err = p.files.UploadToPresignedURL(ctx, up.PresignedURL, body, doc.SizeBytes, doc.ContentType)
+	if err != nil {
 		return "", &stepError{"upload", err}
 	}
 	return up.FileID, nil
@@ -343,10 +363,10 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // a stored file that is gone or damaged, needs the rep; no answer, 5xx and
 // interruptions are retried later.
 func (p *Proxy) SendDocuments(ctx context.Context, upstreamAppID string, docs []models.Document, concurrency int) []DocumentOutcome {
-	results := p.PushAll(ctx, upstreamAppID, docs, concurrency)
+	results := p.pushAll(ctx, upstreamAppID, docs, concurrency, true)
 	out := make([]DocumentOutcome, len(results))
 	for i, r := range results {
-		out[i] = DocumentOutcome{Document: r.Document, Err: r.Err}
+		out[i] = DocumentOutcome{Document: r.Document, Err: r.Err, Recorded: r.recorded}
 		if r.Err == nil {
 			continue
 		}

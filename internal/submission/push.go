@@ -105,6 +105,11 @@ type DocumentOutcome struct {
 	Permanent bool
 	// Reason says why it failed, in plain words.
 	Reason string
+	// Recorded, when not nil, waits for the document row's record of a
+	// successful upload, still being written when SendDocuments returns so
+	// that the link need not wait for it. The push waits for every one
+	// before it records the link, and before it ends.
+	Recorded func() error
 }
 
 // PushDeps are the collaborators of the push worker.
@@ -257,21 +262,25 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	if a.DataSentAt == nil {
 		wg.Go(func() { dataNotResent, dataErr = w.sendData(ctx, st, a, upID, startedOnce) })
 	}
+	docsRecorded := noRecord
 	if docsToRecord {
 		wg.Go(func() {
 			if listed.Wait(); listErr != nil {
 				docsErr = listErr
 				return
 			}
-			docsErr = w.sendDocuments(ctx, a, upID, docs)
+			docsRecorded, docsErr = w.sendDocuments(ctx, a, upID, docs)
 		})
 	}
 	wg.Wait()
 	if err := startedOnce(); err != nil {
-		return err
+		return errors.Join(err, docsRecorded())
 	}
 	a.UpstreamApplicationID = &upID
 	if err := firstFailure(dataErr, docsErr); err != nil {
+		if rerr := docsRecorded(); rerr != nil {
+			return errors.Join(err, rerr)
+		}
 		if docsToRecord && docsErr == nil && !errors.Is(err, errMovedOn) {
 			// The documents are up though the data is not: the next run sends the data alone.
 			if rerr := st.documentsSent(ctx, a); rerr != nil {
@@ -280,7 +289,7 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 		}
 		return err
 	}
-	return w.link(ctx, st, a, upID, linkInputs{dataNotResent: dataNotResent, recordDocuments: docsToRecord})
+	return w.link(ctx, st, a, upID, linkInputs{dataNotResent: dataNotResent, recordDocuments: docsToRecord, docsRecorded: docsRecorded})
 }
 
 // linkInputs is what the last step learns from the ones before it.
@@ -289,6 +298,8 @@ type linkInputs struct {
 	dataNotResent bool
 	// recordDocuments: this run uploaded the documents and has yet to record it.
 	recordDocuments bool
+	// docsRecorded waits for the documents' rows to record their uploads.
+	docsRecorded func() error
 }
 
 // sendData PATCHes the sealed snapshot and, once the upstream id is stored,
@@ -345,17 +356,29 @@ func (w *PushWorker) alreadyLinked(ctx context.Context, upID string, patchErr er
 }
 
 // sendDocuments uploads the documents the upstream does not hold yet; link
-// records that the upstream holds them all.
-func (w *PushWorker) sendDocuments(ctx context.Context, a *models.Application, upID string, docs []models.Document) error {
+// records that the upstream holds them all. recorded waits for the rows'
+// records of the uploads, which are written beside what comes next.
+func (w *PushWorker) sendDocuments(ctx context.Context, a *models.Application, upID string, docs []models.Document) (recorded func() error, err error) {
+	recorded = noRecord
 	if len(docs) > 0 {
 		if w.d.Documents == nil {
-			return permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
+			return recorded, permanentFailure(stepDocuments, "The portal cannot send documents to the processor (no uploader configured).", errNoUpstream)
 		}
 		// The largest first: its upload is the longest, so it should be the first to get
 		// its URL and to reach the upstream, which answers concurrent requests in turn.
 		slices.SortStableFunc(docs, func(x, y models.Document) int { return cmp.Compare(y.SizeBytes, x.SizeBytes) })
 		var failed *DocumentOutcome
-		for _, o := range w.d.Documents.SendDocuments(ctx, upID, docs, w.d.DocumentConcurrency) {
+		outcomes := w.d.Documents.SendDocuments(ctx, upID, docs, w.d.DocumentConcurrency)
+		recorded = sync.OnceValue(func() error {
+			var errs []error
+			for _, o := range outcomes {
+				if o.Recorded != nil {
+					errs = append(errs, o.Recorded())
+				}
+			}
+			return errors.Join(errs...)
+		})
+		for _, o := range outcomes {
 			if o.Err == nil {
 				continue
 			}
@@ -366,11 +389,14 @@ func (w *PushWorker) sendDocuments(ctx context.Context, a *models.Application, u
 		}
 		if failed != nil {
 			msg := "Document “" + failed.Document.DisplayName + "”: " + failed.Reason
-			return &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
+			return recorded, &pushError{step: stepDocuments, permanent: failed.Permanent, message: msg, err: failed.Err}
 		}
 	}
-	return nil
+	return recorded, nil
 }
+
+// noRecord is a record already written: nothing to wait for.
+func noRecord() error { return nil }
 
 // link creates the hand-off link and then, in one transaction, records it,
 // locks the application and queues the e-mail to the merchant. While the
@@ -386,7 +412,11 @@ func (w *PushWorker) link(ctx context.Context, st *pushStore, a *models.Applicat
 	)
 	beside.Go(func() { token, msg, msgErr = w.handoffMessage(ctx, a) })
 	if in.recordDocuments {
-		beside.Go(func() { docErr = st.documentsSent(ctx, a) })
+		beside.Go(func() {
+			if docErr = in.docsRecorded(); docErr == nil {
+				docErr = st.documentsSent(ctx, a)
+			}
+		})
 	}
 	link, err := w.d.Upstream.CreateLink(ctx, upID)
 	beside.Wait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/payportal/portal/internal/applications"
@@ -88,8 +89,15 @@ func (s *Submissions) Submit(ctx context.Context, u *models.User, id uuid.UUID) 
 		}
 		return apperr.New(apperr.KindInvalid, notReadyMessage, list.Count(), word)
 	}
+	// The data to send is sealed while the pricing code is read.
+	var (
+		snapshot models.JSON
+		sealErr  error
+		sealed   sync.WaitGroup
+	)
+	sealed.Go(func() { snapshot, sealErr = s.d.Sealer.SealSnapshot(a.ID, UpstreamData(rec.Draft)) })
 	code, err := s.d.Pricing.SnapshotCode(ctx, *a.PricingModelID)
-	if err != nil {
+	if sealed.Wait(); err != nil {
 		return err
 	}
 	if a.UpstreamApplicationID != nil && a.SubmittedPricingCode != nil && *a.SubmittedPricingCode != code {
@@ -97,9 +105,8 @@ func (s *Submissions) Submit(ctx context.Context, u *models.User, id uuid.UUID) 
 			"The processor's application was started with pricing code “%s”, which cannot change any more. Choose the pricing model with that code again, or ask an admin.",
 			*a.SubmittedPricingCode)
 	}
-	snapshot, err := s.d.Sealer.SealSnapshot(a.ID, UpstreamData(rec.Draft))
-	if err != nil {
-		return err
+	if sealErr != nil {
+		return sealErr
 	}
 	now := s.d.Now().UTC()
 	var submission int

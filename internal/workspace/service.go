@@ -1,10 +1,12 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -255,12 +257,19 @@ func (s *Service) Checklist(ctx context.Context, u *models.User, id uuid.UUID) (
 	if err != nil {
 		return nil, drafts.Checklist{}, err
 	}
+	// The pricing model and the uploaded documents are read at once.
+	var (
+		uploaded   []string
+		uploadsErr error
+		read       sync.WaitGroup
+	)
+	read.Go(func() { uploaded, uploadsErr = s.docs.UploadedTypes(ctx, rec.App.ID) })
 	current, err := s.currentPricing(ctx, rec.App)
-	if err != nil {
+	read.Wait()
+	if err = cmp.Or(err, uploadsErr); err != nil {
 		return nil, drafts.Checklist{}, err
 	}
-	c, err := s.checklist(ctx, rec, current)
-	return rec, c, err
+	return rec, s.buildChecklist(rec, current, uploaded), nil
 }
 
 // History returns the audit trail of an application u may see, newest first.
@@ -278,16 +287,21 @@ func (s *Service) history(ctx context.Context, id uuid.UUID) ([]audit.HistoryEnt
 // checklist builds the readiness checklist: an archived pricing model counts as not chosen,
 // since it cannot be submitted; the documents come from the documents table.
 func (s *Service) checklist(ctx context.Context, rec *applications.Record, current *models.PricingModel) (drafts.Checklist, error) {
-	opts := drafts.ChecklistOptions{Now: s.now(), DocumentTitles: s.titles}
+	uploaded, err := s.docs.UploadedTypes(ctx, rec.App.ID)
+	if err != nil {
+		return drafts.Checklist{}, err
+	}
+	return s.buildChecklist(rec, current, uploaded), nil
+}
+
+// buildChecklist is checklist with the types of the documents uploaded already read.
+func (s *Service) buildChecklist(rec *applications.Record, current *models.PricingModel, uploaded []string) drafts.Checklist {
+	opts := drafts.ChecklistOptions{Now: s.now(), DocumentTitles: s.titles, UploadedDocumentTypes: uploaded}
 	if current != nil && !current.Archived() {
 		opts.PricingModelChosen = true
 		opts.RequiredDocumentTypes = current.RequiredDocumentTypes
 	}
-	var err error
-	if opts.UploadedDocumentTypes, err = s.docs.UploadedTypes(ctx, rec.App.ID); err != nil {
-		return drafts.Checklist{}, err
-	}
-	return drafts.BuildChecklist(rec.Draft, opts), nil
+	return drafts.BuildChecklist(rec.Draft, opts)
 }
 
 // PricingOptions returns the pricing choices of an application.

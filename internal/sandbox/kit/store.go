@@ -24,7 +24,11 @@ type Store struct {
 var ErrNotFound = errors.New("not found")
 
 // OpenStore opens (creating) the state file at path; an empty path keeps
-// state in a temporary file removed by Close.
+// state in a temporary file removed by Close. A state file is synced to disk
+// at every commit, so a rehearsal survives a crash of the machine; a
+// temporary one (the in-process sandbox of the tests and benchmarks) is not,
+// since nothing reads it after the process ends: its writes no longer queue
+// behind one another's disk flushes.
 func OpenStore(path string) (*Store, error) {
 	s := &Store{}
 	if path == "" {
@@ -36,7 +40,7 @@ func OpenStore(path string) (*Store, error) {
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("sandbox state: %w", err)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, NoFreelistSync: true})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, NoFreelistSync: true, NoSync: s.remove != ""})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox state %s: %w", path, err)
 	}
