@@ -32,7 +32,7 @@ const inFlightWindow = 3 * time.Second
 //
 //	go test ./internal/payments -run '^$' -bench KeyedSaleInFlight -benchtime 6x
 func BenchmarkKeyedSaleInFlight(b *testing.B) {
-	for _, latency := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond} {
+	for _, latency := range []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond} {
 		b.Run(fmt.Sprintf("latency=%s", latency), func(b *testing.B) { benchInFlight(b, latency) })
 	}
 }
