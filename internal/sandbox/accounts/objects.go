@@ -87,12 +87,12 @@ func (s *Server) handlePutObject(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	sum, md5sum, err := s.writeObject(appID, fileID, r.Body, r.ContentLength)
+	md5sum, err := s.writeObject(appID, fileID, r.Body, r.ContentLength)
 	if err != nil {
 		writeS3Error(w, http.StatusBadRequest, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", nil)
 		return
 	}
-	if err := s.recordUpload(appID, fileID, sum); err != nil {
+	if err := s.recordUpload(appID, fileID); err != nil {
 		s.log.Error("sandbox upload not recorded", "application_id", appID, "file_id", fileID, "err", err)
 		writeS3Error(w, http.StatusInternalServerError, "InternalError", "We encountered an internal error. Please try again.", nil)
 		return
@@ -103,31 +103,35 @@ func (s *Server) handlePutObject(w http.ResponseWriter, r *http.Request) {
 
 // writeObject streams exactly size bytes of body to the object's file,
 // through a temporary file so a broken upload leaves the old content, and
-// returns the hex SHA-256 and MD5 of the content.
-func (s *Server) writeObject(appID, fileID string, body io.Reader, size int64) (string, string, error) {
+// returns the hex MD5 of the content (S3's ETag of a single PUT). Nothing
+// else is computed on the way: an upload's SHA-256 is worked out from the
+// stored object when someone asks for it (FileSHA256, one application's
+// record), as a processor's object store spends nothing on what its clients
+// do not ask for.
+func (s *Server) writeObject(appID, fileID string, body io.Reader, size int64) (string, error) {
 	if uuid.Validate(appID) != nil || uuid.Validate(fileID) != nil {
-		return "", "", errors.New("object names are UUIDs")
+		return "", errors.New("object names are UUIDs")
 	}
 	dir := filepath.Join(s.objectDir, appID)
 	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return "", "", err
+		return "", err
 	}
 	tmp, err := os.CreateTemp(dir, fileID+".part-*")
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	defer os.Remove(tmp.Name()) // no-op after the rename
-	h, m := sha256.New(), md5.New()
+	m := md5.New()
 	var dst io.Writer = tmp
 	var enc io.WriteCloser
 	if id := s.opts.ObjectIdentity; id != nil {
 		if enc, err = age.Encrypt(tmp, id.Recipient()); err != nil {
 			_ = tmp.Close()
-			return "", "", err
+			return "", err
 		}
 		dst = enc
 	}
-	n, err := io.Copy(io.MultiWriter(dst, h, m), io.LimitReader(body, size))
+	n, err := io.Copy(io.MultiWriter(dst, m), io.LimitReader(body, size))
 	if enc != nil && err == nil {
 		err = enc.Close()
 	}
@@ -135,15 +139,15 @@ func (s *Server) writeObject(appID, fileID string, body io.Reader, size int64) (
 		err = cerr
 	}
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	if n != size {
-		return "", "", fmt.Errorf("got %d of %d bytes", n, size)
+		return "", fmt.Errorf("got %d of %d bytes", n, size)
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(dir, fileID)); err != nil {
-		return "", "", err
+		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), hex.EncodeToString(m.Sum(nil)), nil
+	return hex.EncodeToString(m.Sum(nil)), nil
 }
 
 // ReadObject returns the content of an uploaded object, decrypted when the object store

@@ -1,7 +1,10 @@
 package accounts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"io"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -26,7 +29,10 @@ func (s *Server) Application(id string) (Application, bool) {
 		out = a.snapshot(s.publicURL(), true)
 		return nil
 	})
-	return out, err == nil
+	if err != nil {
+		return out, false
+	}
+	return s.withSums(out), true
 }
 
 // Applications returns copies of every application, oldest first, without
@@ -76,25 +82,64 @@ func (s *Server) applicationPage(before uint64, limit int) ([]Application, uint6
 	return out, next
 }
 
-// FileSHA256 returns the hex SHA-256 of an uploaded file's content.
+// FileSHA256 returns the hex SHA-256 of an uploaded file's content, worked
+// out from the stored object (a state from before objects were hashed on
+// demand keeps the sum it recorded at upload).
 func (s *Server) FileSHA256(appID, fileID string) (string, bool) {
-	var sum string
+	var (
+		sum      string
+		uploaded bool
+	)
 	_ = s.view(func(tx *bolt.Tx) error {
 		a, err := loadApp(tx, appID)
 		if err != nil {
 			return err
 		}
 		if f, ok := a.file(fileID); ok && f.Uploaded {
-			sum = f.SHA256
+			sum, uploaded = f.SHA256, true
 		}
 		return nil
 	})
-	return sum, sum != ""
+	if !uploaded || sum != "" {
+		return sum, sum != ""
+	}
+	sum, err := s.objectSHA256(appID, fileID)
+	if err != nil {
+		s.log.Warn("sandbox object not hashed", "application_id", appID, "file_id", fileID, "err", err)
+		return "", false
+	}
+	return sum, true
+}
+
+// objectSHA256 hashes a stored object's content.
+func (s *Server) objectSHA256(appID, fileID string) (string, error) {
+	r, err := s.ReadObject(appID, fileID)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// withSums fills the SHA-256 of the uploaded files of out that have none.
+func (s *Server) withSums(out Application) Application {
+	for i, f := range out.Files {
+		if f.Uploaded && f.SHA256 == "" {
+			if sum, err := s.objectSHA256(out.ID, f.ID); err == nil {
+				out.Files[i].SHA256 = sum
+			}
+		}
+	}
+	return out
 }
 
 // recordUpload marks a file uploaded. An upload of the document the back
 // office asked for resumes underwriting.
-func (s *Server) recordUpload(appID, fileID, sum string) error {
+func (s *Server) recordUpload(appID, fileID string) error {
 	err := s.update(func(c *change) error {
 		a, err := loadApp(c.tx, appID)
 		if err != nil {
@@ -104,7 +149,8 @@ func (s *Server) recordUpload(appID, fileID, sum string) error {
 		if !ok {
 			return nil
 		}
-		f.Uploaded, f.SHA256, f.UploadedAt = true, sum, c.now
+		// The sum, if an earlier sandbox recorded one, was the old content's.
+		f.Uploaded, f.SHA256, f.UploadedAt = true, "", c.now
 		a.Updated = c.now
 		if p := a.Pending; a.Status == StatusProcessingPending && p != nil && p.Kind == "document" && p.FileType == f.FileType {
 			if err := s.resume(c, a, "partner"); err != nil {

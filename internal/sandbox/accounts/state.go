@@ -98,15 +98,17 @@ type Application struct {
 
 // File is a copy of one file's metadata and upload state.
 type File struct {
-	ID            string    `json:"fileId"`
-	FileType      string    `json:"fileType"`
-	Name          string    `json:"name"`
-	ContentType   string    `json:"contentType"`
-	ContentLength int64     `json:"contentLength"`
-	Uploaded      bool      `json:"uploaded"`
-	SHA256        string    `json:"sha256,omitempty"`
-	Created       time.Time `json:"created"`
-	UploadedAt    time.Time `json:"uploadedAt,omitzero"`
+	ID            string `json:"fileId"`
+	FileType      string `json:"fileType"`
+	Name          string `json:"name"`
+	ContentType   string `json:"contentType"`
+	ContentLength int64  `json:"contentLength"`
+	Uploaded      bool   `json:"uploaded"`
+	// SHA256 of the uploaded content: worked out from the stored object in
+	// one application's record (Server.Application); lists leave it empty.
+	SHA256     string    `json:"sha256,omitempty"`
+	Created    time.Time `json:"created"`
+	UploadedAt time.Time `json:"uploadedAt,omitzero"`
 }
 
 // StatusChange records one move of an application's state and who made it.
