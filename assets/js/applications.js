@@ -32,10 +32,12 @@
     return form && form.hasAttribute("data-autosave") ? form : null;
   }
 
-  // eltOf returns the element that issued an htmx request, for any of htmx's events.
+  // eltOf returns the element that issued an htmx request, for any of htmx's events. The
+  // request's own record comes first: htmx sets detail.elt to the element an event is fired
+  // on, which for the swap's events is the target (the section), not the form that asked.
   function eltOf(event) {
     var d = event.detail || {};
-    return d.elt || (d.requestConfig && d.requestConfig.elt) || event.target;
+    return (d.requestConfig && d.requestConfig.elt) || d.elt || event.target;
   }
 
   function snapshot(form) {
