@@ -187,7 +187,10 @@ func Boarded(upstream string) bool {
 // Of is where an application stands, leading with the outcome: the
 // processor's decision when there is one, else the portal's own status while
 // the application is with the rep or the portal, else what the processor
-// last said of it (nil: nothing yet).
+// last said of it (nil: nothing yet). A linked application whose processor
+// state is still "initiated" shows as linked: the portal holds the link, so
+// that state is older than what it knows (its webhook can land after the link
+// is recorded, and before the link's own).
 func Of(status models.ApplicationStatus, upstream *string) State {
 	up := ""
 	if upstream != nil {
@@ -196,11 +199,15 @@ func Of(status models.ApplicationStatus, upstream *string) State {
 	switch {
 	case up != "" && Decided(up):
 		return Upstream(up)
-	case status != models.StatusLinked || up == "":
+	case status != models.StatusLinked || up == "" || up == upstreamBeforeLink:
 		return Portal(status)
 	}
 	return Upstream(up)
 }
+
+// upstreamBeforeLink is the processor's state of an application whose link is
+// not created yet.
+const upstreamBeforeLink = "initiated"
 
 // Outcome is one choice of the status filter.
 type Outcome struct {

@@ -68,6 +68,10 @@ func TestOutcomeLeadsWithTheDecision(t *testing.T) {
 	}{
 		{models.StatusDraft, nil, "Draft"},
 		{models.StatusLinked, nil, "Sent to merchant"},
+		// The portal holds the link: the processor's "initiated" is older news.
+		{models.StatusLinked, s("initiated"), "Sent to merchant"},
+		{models.StatusLinked, s("requested"), "Sent to merchant"},
+		{models.StatusLinked, s("inProgress"), "Merchant completing"},
 		{models.StatusLinked, s("processing"), "In review"},
 		{models.StatusLinked, s("processingPending"), "More information needed"},
 		{models.StatusLinked, s("boarded"), "Boarded"},
