@@ -22,6 +22,23 @@ func typeInto(name, value string) chromedp.Action[chromedp.Void] {
 	return browser.Retype(name, value)
 }
 
+// repWithNewApplication signs a new rep in, in a browser given timeout, and has them
+// create an application: its page is open on the business section.
+func repWithNewApplication(t *testing.T, timeout time.Duration) (*apptest.Env, context.Context) {
+	t.Helper()
+	env := apptest.New(t)
+	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
+	ctx, cancel := context.WithTimeout(browser.New(t), timeout)
+	t.Cleanup(cancel)
+	browser.AcceptAllDialogs(t, ctx)
+	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
+	if err := chromedp.Do(ctx, chromedp.Navigate(env.URL+"/"), chromedp.WaitVisible(chromedp.ID("new-application")),
+		chromedp.Click(chromedp.ID("new-application")), chromedp.WaitVisible(chromedp.ID("section-business"))); err != nil {
+		t.Fatalf("create an application: %v", err)
+	}
+	return env, ctx
+}
+
 // A rep creates an application, fills sections and watches them save and the checklist
 // shrink, makes a mistake and sees it beside the field with everything typed still there,
 // corrects it, reloads, and finds it all saved.
@@ -31,27 +48,11 @@ func typeInto(name, value string) chromedp.Action[chromedp.Void] {
 // typed since the request left stays (a lost keystroke fails the reload check below).
 func TestBrowserRepFillsAnApplication(t *testing.T) {
 	t.Parallel()
-	env := apptest.New(t)
-	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
-	ctx := browser.New(t)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	browser.AcceptAllDialogs(t, ctx)
-
-	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(env.URL+"/"),
-		chromedp.WaitVisible(chromedp.ID("new-application")),
-		chromedp.Click(chromedp.ID("new-application")),
-		chromedp.WaitVisible(chromedp.ID("section-business")),
-	)
-	if err != nil {
-		t.Fatalf("create an application: %v", err)
-	}
+	env, ctx := repWithNewApplication(t, 2*time.Minute)
 	start := outstandingItems(t, ctx)
 
 	// Business: each field left saves the section a moment later.
-	err = chromedp.Do(ctx,
+	err := chromedp.Do(ctx,
 		typeInto("business.legal_name", "Blue Fern Coffee LLC"),
 		typeInto("business.dba", "Blue Fern"),
 		typeInto("business.phone", "(415) 555-0100"),

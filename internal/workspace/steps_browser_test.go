@@ -144,17 +144,7 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'
 // sideways or is cut off, no word breaks in two, and axe finds nothing serious.
 func TestBrowserStepsFitPhoneAndDesktop(t *testing.T) {
 	t.Parallel()
-	env := apptest.New(t)
-	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
-	ctx := browser.New(t)
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
-	browser.AcceptAllDialogs(t, ctx)
-	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
-	if err := chromedp.Do(ctx, chromedp.Navigate(env.URL+"/"), chromedp.WaitVisible(chromedp.ID("new-application")),
-		chromedp.Click(chromedp.ID("new-application")), chromedp.WaitVisible(chromedp.ID("section-business"))); err != nil {
-		t.Fatalf("create an application: %v", err)
-	}
+	env, ctx := repWithNewApplication(t, 3*time.Minute)
 	id := strings.TrimPrefix(eval[string](t, ctx, `location.pathname`), "/applications/")
 	if err := chromedp.Do(ctx, browser.Retype("business.legal_name", "Blue Fern Coffee Roasters and Bakery of Northern California LLC"),
 		browser.Retype("business.monthly_volume", "$62,000"), browser.Retype("business.phone", "415.555.0100")); err != nil {

@@ -1,7 +1,6 @@
 package workspace_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/testutil/apptest"
 	"github.com/payportal/portal/internal/testutil/browser"
 )
 
@@ -24,17 +21,7 @@ import (
 // request left. A test of the steps lost the phone this way on a busy machine.)
 func TestBrowserTypingGoesOnThroughAnAutosaveAnswer(t *testing.T) {
 	t.Parallel()
-	env := apptest.New(t)
-	rep, pw := env.CreateUser(t, "rep@example.com", models.RoleSalesRep)
-	ctx := browser.New(t)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	browser.AcceptAllDialogs(t, ctx)
-	browser.SignIn(t, ctx, env.URL, rep.Email, pw)
-	if err := chromedp.Do(ctx, chromedp.Navigate(env.URL+"/"), chromedp.WaitVisible(chromedp.ID("new-application")),
-		chromedp.Click(chromedp.ID("new-application")), chromedp.WaitVisible(chromedp.ID("section-business"))); err != nil {
-		t.Fatalf("create an application: %v", err)
-	}
+	_, ctx := repWithNewApplication(t, 2*time.Minute)
 	if err := chromedp.Do(ctx, browser.Retype("business.legal_name", "Blue Fern Coffee LLC")); err != nil {
 		t.Fatal(err)
 	}
