@@ -76,13 +76,13 @@ tools-lint:
 ## The linter guards the arrows between packages (depguard, see .golangci.yml and
 ## ARCHITECTURE.md) and a few habits; make test runs it beside the tests.
 lint: tools-lint
-	$(GOBIN)/golangci-lint run ./...
+	$(GOBIN)/golangci-lint run --allow-parallel-runners ./...
 
 test: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
 	lint_log=$$(mktemp); \
-	$(GOBIN)/golangci-lint run ./... >"$$lint_log" 2>&1 & lint_pid=$$!; \
+	$(GOBIN)/golangci-lint run --allow-parallel-runners ./... >"$$lint_log" 2>&1 & lint_pid=$$!; \
 	$(GO) test -race -timeout 30m ./...; test_status=$$?; \
 	wait $$lint_pid; lint_status=$$?; \
 	echo "golangci-lint:"; cat "$$lint_log"; rm -f "$$lint_log"; \
