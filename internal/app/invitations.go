@@ -20,11 +20,15 @@ type invitationMailer struct {
 
 // SendInvitation queues the invitation e-mail.
 func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *models.User, token string, expires time.Time) error {
+	link, err := mail.SecretLinkOf(m.publicURL, "invite", token)
+	if err != nil {
+		return err
+	}
 	content, err := mail.InvitationEmail(mail.InvitationData{
 		ResellerName: m.resellerName,
 		Name:         invitee.Name,
 		InviterName:  inviter.DisplayName(),
-		Link:         mail.LinkPlaceholder, // the outbox keeps the link sealed
+		Link:         link,
 		Expires:      expires.UTC().Format("2 January 2006, 15:04 UTC"),
 	})
 	if err != nil {
@@ -33,7 +37,7 @@ func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *
 	by := inviter.ID
 	_, err = m.outbox.Enqueue(ctx, nil, mail.Message{
 		Kind: mail.KindInvitation, To: invitee.Email, ToName: invitee.Name, ReplyTo: inviter.Email,
-		Content: content, SecretLink: m.publicURL.JoinPath("invite", token).String(), CreatedBy: &by,
+		Content: content, CreatedBy: &by,
 	})
 	return err
 }

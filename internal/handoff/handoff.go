@@ -76,8 +76,10 @@ func (h *Mailer) envelope(ctx context.Context, tx pgx.Tx, a *models.Application,
 		ContactName:  snap.Contact.Name,
 		RepName:      rep.Name,
 		RepEmail:     rep.Email,
-		// The link stands as a placeholder in the stored bodies; the outbox seals it.
-		Link: mail.LinkPlaceholder,
+	}
+	// A SecretLink: the stored bodies show a placeholder, and the outbox seals the link.
+	if data.Link, err = mail.NewSecretLink(TrackingURL(h.publicURL, openToken)); err != nil {
+		return mail.Message{}, mail.HandoffData{}, err
 	}
 	id := a.ID
 	msg := mail.Message{
@@ -86,7 +88,6 @@ func (h *Mailer) envelope(ctx context.Context, tx pgx.Tx, a *models.Application,
 		To:            snap.Contact.Email,
 		ToName:        snap.Contact.Name,
 		ReplyTo:       rep.Email,
-		SecretLink:    TrackingURL(h.publicURL, openToken),
 	}
 	return msg, data, nil
 }

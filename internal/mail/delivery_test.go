@@ -1,6 +1,7 @@
 package mail_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/testutil/smtpserver"
@@ -59,7 +61,11 @@ func newHarness(t *testing.T, withSMTP bool) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outbox := mail.NewOutbox(mail.Deps{Pool: h.db.Pool, Queue: q, Sender: sender, SMTP: cfg, Now: time.Now, Log: log})
+	ring, err := fieldcrypt.NewKeyRing("k", map[string][]byte{"k": bytes.Repeat([]byte{7}, fieldcrypt.KeySize)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outbox := mail.NewOutbox(mail.Deps{Pool: h.db.Pool, Queue: q, Sender: sender, SMTP: cfg, KeyRing: ring, Now: time.Now, Log: log})
 	if err := q.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +104,7 @@ func (h *harness) enqueueHandoff(t *testing.T) *mail.Message {
 	t.Helper()
 	content, err := mail.HandoffEmail(mail.HandoffData{
 		ResellerName: "Test Payments", MerchantName: "Dana's Donuts", ContactName: "Dana Smith",
-		RepName: "Riley Rep", RepEmail: "riley@reseller.test", Link: "https://portal.test/l/abc",
+		RepName: "Riley Rep", RepEmail: "riley@reseller.test", Link: secret(t, "https://portal.test/l/abc"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -298,6 +304,10 @@ func TestEnqueueRejectsBadMessages(t *testing.T) {
 		{"CR/LF in the name", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, ToName: "Jane\r\nBcc: all@example.com", Content: mail.Content{Subject: "s", Text: "t"}}},
 		{"LF in the subject", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Subject: "Hello\nBcc: all@example.com", Text: "t"}}},
 		{"NUL in the subject", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Subject: "Hello\x00", Text: "t"}}},
+		{"raw invitation link", mail.Message{Kind: mail.KindInvitation, To: merchantAddr, Content: mail.Content{Subject: "s",
+			Text: "Choose your password: https://portal.test/invite/abcdefghijklmnopqrstuvwxyz0123"}}},
+		{"raw tracked link in the HTML", mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: mail.Content{Subject: "s",
+			Text: "t", HTML: `<a href="http://portal.test/l/abcdefghijklmnopqrstuvwxyz0123">open</a>`}}},
 	}
 	for _, tt := range tests {
 		if _, err := h.outbox.Enqueue(context.Background(), nil, tt.m); err == nil {

@@ -31,12 +31,12 @@ func heldMessage(t *testing.T, env *apptest.Env) *mail.Message {
 	defer cancel()
 	content, err := mail.HandoffEmail(mail.HandoffData{
 		ResellerName: "Test Payments", MerchantName: "Dana's <Donuts>", ContactName: "Dana",
-		Link: mail.LinkPlaceholder,
+		Link: secret(t, secretLink),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := env.App.Outbox.Enqueue(context.Background(), nil, mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: content, SecretLink: secretLink})
+	m, err := env.App.Outbox.Enqueue(context.Background(), nil, mail.Message{Kind: mail.KindHandoff, To: merchantAddr, Content: content})
 	if err != nil {
 		t.Fatal(err)
 	}

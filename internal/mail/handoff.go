@@ -1,11 +1,9 @@
 package mail
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	htmltemplate "html/template"
-	"net/url"
 	"strings"
 	texttemplate "text/template"
 )
@@ -28,30 +26,25 @@ type HandoffData struct {
 	ContactName  string // whom the e-mail greets
 	RepName      string
 	RepEmail     string
-	// Link is the portal's tracking URL (applications.TrackingURL), which
-	// records the open and forwards to the upstream's page.
-	Link string
+	// Link is the portal's tracking URL (handoff.TrackingURL), which records the
+	// open and forwards to the upstream's page. It is secret: the bodies show the
+	// placeholder, and the outbox seals the link itself.
+	Link SecretLink
 }
 
 // HandoffEmail renders the e-mail that hands the application to the merchant,
 // in plain text and HTML. The HTML part escapes every value.
 func HandoffEmail(d HandoffData) (Content, error) {
-	u, err := url.Parse(d.Link)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return Content{}, errors.New("hand-off e-mail: the link must be an absolute http(s) URL")
+	if d.Link.IsZero() {
+		return Content{}, errors.New("hand-off e-mail: the link is required")
 	}
 	if strings.TrimSpace(d.ResellerName) == "" || strings.TrimSpace(d.MerchantName) == "" {
 		return Content{}, errors.New("hand-off e-mail: the reseller and merchant names are required")
 	}
-	var subject, text, html bytes.Buffer
-	if err := handoffSubject.Execute(&subject, d); err != nil {
+	c, err := render(d, handoffSubject, handoffText, handoffHTML)
+	if err != nil {
 		return Content{}, err
 	}
-	if err := handoffText.Execute(&text, d); err != nil {
-		return Content{}, err
-	}
-	if err := handoffHTML.Execute(&html, d); err != nil {
-		return Content{}, err
-	}
-	return Content{Subject: oneLine(subject.String()), Text: text.String(), HTML: html.String()}, nil
+	c.SecretLink = d.Link
+	return c, nil
 }

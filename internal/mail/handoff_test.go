@@ -10,7 +10,7 @@ import (
 func TestHandoffEmailEscapesHTMLAndKeepsTextPlain(t *testing.T) {
 	c, err := mail.HandoffEmail(mail.HandoffData{
 		ResellerName: "Acme <Payments>", MerchantName: `Bob & "Co"`, ContactName: "Bob",
-		Link: "https://portal.test/l/tok",
+		Link: secret(t, "https://portal.test/l/tok"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -31,14 +31,19 @@ func TestHandoffEmailEscapesHTMLAndKeepsTextPlain(t *testing.T) {
 }
 
 func TestHandoffEmailRefusesBadInput(t *testing.T) {
+	for _, link := range []string{"javascript:alert(1)", "/l/tok", "", "https:///l/tok"} {
+		if _, err := mail.NewSecretLink(link); err == nil {
+			t.Errorf("secret link %q: accepted", link)
+		}
+	}
+	link := secret(t, "https://x.test/l/t")
 	tests := []struct {
 		name string
 		d    mail.HandoffData
 	}{
-		{"script link", mail.HandoffData{ResellerName: "A", MerchantName: "B", Link: "javascript:alert(1)"}},
-		{"relative link", mail.HandoffData{ResellerName: "A", MerchantName: "B", Link: "/l/tok"}},
-		{"no merchant", mail.HandoffData{ResellerName: "A", Link: "https://x.test/l/t"}},
-		{"no reseller", mail.HandoffData{MerchantName: "B", Link: "https://x.test/l/t"}},
+		{"no link", mail.HandoffData{ResellerName: "A", MerchantName: "B"}},
+		{"no merchant", mail.HandoffData{ResellerName: "A", Link: link}},
+		{"no reseller", mail.HandoffData{MerchantName: "B", Link: link}},
 	}
 	for _, tt := range tests {
 		if _, err := mail.HandoffEmail(tt.d); err == nil {

@@ -83,11 +83,15 @@ func (s Status) Label() string {
 	return string(s)
 }
 
-// Content is what a message says: its subject and its plain-text and HTML parts.
+// Content is what a message says: its subject, its plain-text and HTML parts and, when it
+// carries one, its secret link, which the bodies show as LinkPlaceholder (secret_link.go).
 type Content struct {
 	Subject string
 	Text    string
 	HTML    string
+	// SecretLink is given by the e-mail builders with the bodies, and sealed by the
+	// outbox; a stored message reads it back empty (HasSecretLink says it has one).
+	SecretLink SecretLink
 }
 
 // Message is one e-mail in the outbox.
@@ -104,9 +108,6 @@ type Message struct {
 	Status    Status
 	Attempts  int
 	LastError string
-	// SecretLink is the link the bodies stand LinkPlaceholder for, given when the message
-	// is enqueued; it is stored sealed, never as is, and read back empty.
-	SecretLink string
 	// sealedLink is the stored, sealed secret link.
 	sealedLink string
 	// ResentFrom is the message this one copies, when someone sent it again.

@@ -101,8 +101,9 @@ func (o *Outbox) Resend(ctx context.Context, tx pgx.Tx, id uuid.UUID, actor *uui
 	cp := Message{
 		ApplicationID: orig.ApplicationID, Kind: orig.Kind,
 		To: orig.To, ToName: orig.ToName, ReplyTo: orig.ReplyTo,
-		Content: orig.Content, SecretLink: link, ResentFrom: &orig.ID, CreatedBy: actor,
+		Content: orig.Content, ResentFrom: &orig.ID, CreatedBy: actor,
 	}
+	cp.SecretLink = secretLinkOf(link)
 	return o.Enqueue(ctx, tx, cp)
 }
 

@@ -44,13 +44,18 @@ type ReminderData struct {
 
 // ReminderEmail renders the reminder of the merchant's link.
 func ReminderEmail(d ReminderData) (Content, error) {
-	if err := checkLink("reminder e-mail", d.Link); err != nil {
-		return Content{}, err
+	if d.Link.IsZero() {
+		return Content{}, errors.New("reminder e-mail: the link is required")
 	}
 	if strings.TrimSpace(d.ResellerName) == "" || strings.TrimSpace(d.MerchantName) == "" {
 		return Content{}, errors.New("reminder e-mail: the reseller and merchant names are required")
 	}
-	return render(d, reminderSubject, reminderText, reminderHTML)
+	c, err := render(d, reminderSubject, reminderText, reminderHTML)
+	if err != nil {
+		return Content{}, err
+	}
+	c.SecretLink = d.Link
+	return c, nil
 }
 
 // RepNoticeData fills the e-mail telling a rep that the processor needs more information.

@@ -2,8 +2,12 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
+	"io"
+	"log/slog"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -13,16 +17,90 @@ import (
 )
 
 // A message's secret link (the merchant's tracked link, an invitation) is never stored
-// readable: the bodies hold LinkPlaceholder in its place and the link itself is sealed with
-// the key ring (mail_outbox.secret_link). It is opened only to deliver the message and for
-// an admin's audited view of a held message.
+// readable, and no sender can get that wrong: it exists only as a SecretLink, whose address
+// nothing outside this package can read. Rendered into a template, printed, logged or
+// encoded it is LinkPlaceholder, so the bodies hold the placeholder; the e-mail builders
+// hand the link on in Content.SecretLink, and the outbox seals it with the key ring
+// (mail_outbox.secret_link). It is opened only to deliver the message and for an admin's
+// audited view of a held message. Enqueue refuses a body that holds a raw secret link.
 
-// LinkPlaceholder stands for the secret link in a stored message's bodies. Build a message
-// with it as the link, and give the link itself in Message.SecretLink.
+// LinkPlaceholder stands for the secret link in a stored message's bodies: it is what a
+// SecretLink renders as.
 const LinkPlaceholder = "https://secret-link.invalid/kept-encrypted"
 
 // HiddenLink is what an outbox page shows in place of a link it does not reveal.
 const HiddenLink = "[link kept encrypted]"
+
+// SecretLink is a message's secret link. Its address is readable only by the outbox,
+// which seals it; everywhere else (templates, fmt, slog, JSON) it is LinkPlaceholder.
+// The zero value is no link.
+type SecretLink struct {
+	url *secretURL
+}
+
+// secretURL holds the link in a closure: fmt prints an unexported field by reflection,
+// without its methods (%q of a struct holding a SecretLink would show a string), but a
+// function only as an address.
+type secretURL struct{ open func() string }
+
+func sealedAway(link string) *secretURL { return &secretURL{open: func() string { return link }} }
+
+// NewSecretLink wraps link, an absolute http(s) address.
+func NewSecretLink(link string) (SecretLink, error) {
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return SecretLink{}, errors.New("mail: a secret link must be an absolute http(s) URL")
+	}
+	return SecretLink{url: sealedAway(link)}, nil
+}
+
+// SecretLinkOf wraps base joined with path elements (publicURL, "invite", token): the
+// usual way a sender makes its link.
+func SecretLinkOf(base *url.URL, elem ...string) (SecretLink, error) {
+	if base == nil {
+		return SecretLink{}, errors.New("mail: a secret link needs the portal's address")
+	}
+	return NewSecretLink(base.JoinPath(elem...).String())
+}
+
+// IsZero reports whether l is no link.
+func (l SecretLink) IsZero() bool { return l.url == nil }
+
+// secretLinkOf wraps a link the outbox opened ("" for none).
+func secretLinkOf(link string) SecretLink {
+	if link == "" {
+		return SecretLink{}
+	}
+	return SecretLink{url: sealedAway(link)}
+}
+
+// address is the link itself, for the outbox alone.
+func (l SecretLink) address() string {
+	if l.url == nil {
+		return ""
+	}
+	return l.url.open()
+}
+
+// String is LinkPlaceholder ("" for no link): what a template writes for the link.
+func (l SecretLink) String() string {
+	if l.url == nil {
+		return ""
+	}
+	return LinkPlaceholder
+}
+
+// Format writes String for every verb, so no fmt verb (%v, %+v, %#v, %x...) shows the link.
+func (l SecretLink) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, l.String()) }
+
+// GoString is String.
+func (l SecretLink) GoString() string { return l.String() }
+
+// MarshalText is String, for JSON and every text encoding.
+func (l SecretLink) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// LogValue is String, for slog.
+func (l SecretLink) LogValue() slog.Value { return slog.StringValue(l.String()) }
 
 // linkAAD binds a sealed link to its message.
 func linkAAD(id uuid.UUID) string { return "mail_outbox:" + id.String() + ":secret_link" }
@@ -38,22 +116,28 @@ func (c Content) WithLink(link string) Content {
 	return c
 }
 
-// sealLink seals m.SecretLink for storage, once m has its id.
+// sealLink seals m.SecretLink for storage, once m has its id. A message without one must
+// not carry a raw secret link in its bodies: that is a sender that built its link as a
+// string, and the message is refused rather than stored readable.
 func (o *Outbox) sealLink(m *Message) error {
-	if m.SecretLink == "" {
+	if m.SecretLink.IsZero() {
+		if legacyLink.MatchString(m.Text) || legacyLink.MatchString(m.HTML) {
+			return errors.New("mail: a message's secret link must be given as a mail.SecretLink, never written into its bodies")
+		}
 		return nil
 	}
 	if o.ring == nil {
 		return fmt.Errorf("mail: a message with a secret link needs the key ring")
 	}
-	if strings.Contains(m.Text, m.SecretLink) || strings.Contains(m.HTML, m.SecretLink) || !strings.Contains(m.Text, LinkPlaceholder) {
+	link := m.SecretLink.address()
+	if strings.Contains(m.Text, link) || strings.Contains(m.HTML, link) || !strings.Contains(m.Text, LinkPlaceholder) {
 		return fmt.Errorf("mail: a message's secret link must stand in its bodies as mail.LinkPlaceholder")
 	}
-	sealed, err := o.ring.Encrypt(m.SecretLink, linkAAD(m.ID))
+	sealed, err := o.ring.Encrypt(link, linkAAD(m.ID))
 	if err != nil {
 		return err
 	}
-	m.sealedLink, m.SecretLink = sealed, ""
+	m.sealedLink, m.SecretLink = sealed, SecretLink{}
 	return nil
 }
 
@@ -113,7 +197,7 @@ func (o *Outbox) SealLegacyLinks(ctx context.Context) (int, error) {
 		}
 		m.Text = strings.ReplaceAll(m.Text, link, LinkPlaceholder)
 		m.HTML = strings.ReplaceAll(strings.ReplaceAll(m.HTML, html.EscapeString(link), LinkPlaceholder), link, LinkPlaceholder)
-		m.SecretLink = link
+		m.SecretLink = secretLinkOf(link)
 		if err := o.sealLink(&m); err != nil {
 			return n, err
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/apptest"
 )
 
@@ -70,7 +69,7 @@ func (w *world) linkedApplication(t *testing.T, owner *models.User, name, upID s
 // webhook posts an upstream status webhook and returns the status code.
 func (w *world) webhook(t *testing.T, upID, status string, created time.Time) int {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"id": upID, "status": status, "created": created.UnixMilli(), "token": webhookToken})
+	body, _ := json.Marshal(map[string]any{"id": upID, "status": status, "created": created.UnixMilli(), "token": w.env.Config.Upstream.WebhookToken})
 	res, err := http.Post(w.env.URL+"/webhooks/upstream", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -201,21 +200,7 @@ func (w *world) member(t *testing.T, merchantID uuid.UUID, email string, perms .
 // path of the portal.
 func invitationLink(t *testing.T, w *world, email string) string {
 	t.Helper()
-	var link string
-	testutil.Eventually(t, 5*time.Second, "an invitation to "+email, func() (bool, string) {
-		for _, m := range w.outbox(t, mail.KindInvitation) {
-			if m.To != email {
-				continue
-			}
-			i := strings.Index(m.Text, "/invite/")
-			if i < 0 {
-				return false, "no link in the e-mail"
-			}
-			link = strings.Fields(m.Text[i:])[0]
-		}
-		return link != "", "none yet"
-	})
-	return link
+	return w.env.InvitationLink(t, w.admin, email)
 }
 
 func must(t *testing.T, err error) {

@@ -191,9 +191,13 @@ func (s *Service) recordMember(ctx context.Context, tx pgx.Tx, id uuid.UUID, u *
 
 // mailInvitation e-mails the one-time link, through the outbox.
 func (s *Service) mailInvitation(ctx context.Context, tx pgx.Tx, inviter, invitee *models.User, m *Merchant, token string, expires time.Time) error {
+	link, err := mail.SecretLinkOf(s.d.PublicURL, "invite", token)
+	if err != nil {
+		return err
+	}
 	content, err := mail.InvitationEmail(mail.InvitationData{
 		ResellerName: s.d.ResellerName, Name: invitee.Name, InviterName: inviter.DisplayName(), MerchantName: m.Name,
-		Link: s.d.PublicURL.JoinPath("invite", token).String(), Expires: expires.UTC().Format("2 January 2006, 15:04 UTC"),
+		Link: link, Expires: expires.UTC().Format("2 January 2006, 15:04 UTC"),
 	})
 	if err != nil {
 		return err

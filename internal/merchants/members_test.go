@@ -230,7 +230,7 @@ func TestInvitations(t *testing.T) {
 	id2, _, _ := w.boarded(t, w.rep, "Gingham Goods")
 	w.member(t, id, "pat@bluefern.example", merchants.PermTakePayments)
 	inv := w.outbox(t, mail.KindInvitation)
-	if len(inv) != 1 || !strings.Contains(inv[0].Text, "for Blue Fern") || !strings.Contains(inv[0].Text, "/invite/") || inv[0].ReplyTo != "admin@example.com" {
+	if len(inv) != 1 || !strings.Contains(inv[0].Text, "for Blue Fern") || !inv[0].HasSecretLink() || !strings.Contains(inv[0].Text, mail.LinkPlaceholder) || inv[0].ReplyTo != "admin@example.com" {
 		t.Fatalf("invitation e-mail: %+v", inv)
 	}
 

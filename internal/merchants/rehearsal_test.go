@@ -53,6 +53,16 @@ func readyDraft(name string) drafts.Draft {
 // returns the application and the sandbox's id of it.
 func rehearse(t *testing.T, w *world, name string) (uuid.UUID, string) {
 	t.Helper()
+	appID, upID := handOff(t, w, name)
+	acceptAndBoard(t, w, appID, upID)
+	return appID, upID
+}
+
+// handOff stores a complete application of the rep and submits it, as the rep
+// does; the push links it and e-mails the merchant. It returns the application
+// and the sandbox's id of it.
+func handOff(t *testing.T, w *world, name string) (uuid.UUID, string) {
+	t.Helper()
 	ctx := context.Background()
 	model, err := w.env.App.Pricing.Create(ctx, w.admin, pricing.Input{Name: "Rehearsal " + name, UpstreamCode: "REH-" + strings.ToUpper(strings.ReplaceAll(name, " ", "")),
 		FeeSummary: "2.9% + 30¢", Active: true})
@@ -69,20 +79,28 @@ func rehearse(t *testing.T, w *world, name string) (uuid.UUID, string) {
 	if res := w.repC.PostForm("/applications/"+a.ID.String()+"/submit", url.Values{}); res.Status != http.StatusSeeOther {
 		t.Fatalf("submit: %d\n%s", res.Status, res.Body)
 	}
-	var link, upID string
+	var upID string
 	testutil.Eventually(t, 20*time.Second, "the hand-off link", func() (bool, string) {
 		var l, u *string
 		var status string
 		must(t, w.env.DB.Pool.QueryRow(ctx, `SELECT handoff_link, upstream_application_id, status FROM applications WHERE id = $1`, a.ID).Scan(&l, &u, &status))
 		if l != nil && u != nil {
-			link, upID = *l, *u
+			upID = *u
 		}
-		return link != "", "status " + status
+		return upID != "", "status " + status
 	})
+	return a.ID, upID
+}
+
+// acceptAndBoard has the merchant open the handed-off application's link and
+// accept the terms, and the sandbox's back office board it.
+func acceptAndBoard(t *testing.T, w *world, appID uuid.UUID, upID string) {
+	t.Helper()
+	ctx := context.Background()
 	// The hand-off link is stored sealed (issue 13): open it as the portal does.
-	stored, err := w.env.App.Store.Get(ctx, nil, a.ID)
+	stored, err := w.env.App.Store.Get(ctx, nil, appID)
 	must(t, err)
-	link, err = w.env.App.Store.OpenHandoffLink(stored)
+	link, err := w.env.App.Store.OpenHandoffLink(stored)
 	must(t, err)
 	// The merchant opens the link (inProgress) and accepts the terms (processing).
 	res, err := http.Get(link)
@@ -95,7 +113,6 @@ func rehearse(t *testing.T, w *world, name string) (uuid.UUID, string) {
 		t.Fatalf("the sandbox's application after acceptance: %+v", app)
 	}
 	must(t, w.env.Sandbox.Server.Board(upID))
-	return a.ID, upID
 }
 
 // In sandbox mode the boarded webhook makes the merchant and a job fetches

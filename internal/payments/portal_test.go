@@ -17,14 +17,12 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/drafts"
-	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/sandbox/kit"
 	sbpayments "github.com/payportal/portal/internal/sandbox/payments"
-	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/apptest"
 	upstream "github.com/payportal/portal/internal/upstream/payments"
 )
@@ -128,19 +126,7 @@ func memberOf(t testing.TB, env *apptest.Env, admin *models.User, merchantID uui
 		Permissions: perms}); err != nil {
 		t.Fatal(err)
 	}
-	var link string
-	testutil.Eventually(t, 5*time.Second, "the invitation of "+email, func() (bool, string) {
-		page, err := env.App.Outbox.List(ctx, mail.ListParams{PerPage: 500})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range page.Messages {
-			if i := strings.Index(m.Text, "/invite/"); m.To == email && m.Kind == mail.KindInvitation && i >= 0 {
-				link = strings.Fields(m.Text[i:])[0]
-			}
-		}
-		return link != "", "none yet"
-	})
+	link := env.InvitationLink(t, admin, email)
 	c := env.Client(t)
 	password := "Correct-horse-battery-staple-" + uuid.NewString()[:6]
 	c.Get(link)
