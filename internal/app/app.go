@@ -155,10 +155,6 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	sealer := applications.NewSealer(ring)
 	// Who must sign in in two steps follows from merchant permissions.
 	merchantStore := merchants.NewStore(db.Pool)
-	authService := auth.NewService(db.Gorm, auth.Options{
-		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
-		MFAPolicy: merchantStore.MFAPolicy,
-	})
 	clients, err := newProcessorClients(cfg, log, now)
 	if err != nil {
 		return nil, err
@@ -181,6 +177,11 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
 		return nil, err
 	}
+	authService := auth.NewService(db, auth.Options{
+		Limits: &limits, KeyRing: ring, Issuer: cfg.ResellerName, Now: now, Log: log, HashSlots: cfg.PasswordHashConcurrency,
+		MFAPolicy:   merchantStore.MFAPolicy,
+		Invitations: invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName},
+	})
 	merchantService := wireMerchants(merchantParts{
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
 		Pricing: pricingService, Clients: clients, Now: now, Log: log,
@@ -234,7 +235,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Static:       static,
 		Registry:     registry,
 		AuthService:  authService,
-		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}, cfg.SessionIdleTimeout),
+		Auth:         auth.NewHandlers(authService, sessions, views, cfg.SessionIdleTimeout),
 		Pricing:      pricing.NewHandlers(pricingService, views),
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
 		Webhook:      handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log),

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 )
@@ -18,8 +19,8 @@ type invitationMailer struct {
 	resellerName string
 }
 
-// SendInvitation queues the invitation e-mail.
-func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *models.User, token string, expires time.Time) error {
+// SendInvitation queues the invitation e-mail inside tx, the invitation's transaction.
+func (m invitationMailer) SendInvitation(ctx context.Context, tx database.Tx, inviter, invitee *models.User, token string, expires time.Time) error {
 	link, err := mail.SecretLinkOf(m.publicURL, "invite", token)
 	if err != nil {
 		return err
@@ -35,7 +36,7 @@ func (m invitationMailer) SendInvitation(ctx context.Context, inviter, invitee *
 		return err
 	}
 	by := inviter.ID
-	_, err = m.outbox.Enqueue(ctx, nil, mail.Message{
+	_, err = m.outbox.Enqueue(ctx, tx, mail.Message{
 		Kind: mail.KindInvitation, To: invitee.Email, ToName: invitee.Name, ReplyTo: inviter.Email,
 		Content: content, CreatedBy: &by,
 	})

@@ -152,3 +152,38 @@ func ActorOf(u *models.User) *uuid.UUID {
 	id := u.ID
 	return &id
 }
+
+// Changes to an account, recorded by auth on the user's trail (Subject: User(id)) with
+// the admin, or the person themself, as the actor, and AccountDetails. Refused attempts
+// worth auditing are recorded with Outcome Failed (see docs/security.md).
+const (
+	// ActionUserCreated: an admin (or the command line) created the account with a
+	// generated password.
+	ActionUserCreated = "user_created"
+	// ActionUserInvited: an account was created and its one-time link e-mailed (from
+	// Admin → Users, or a merchant's page).
+	ActionUserInvited = "user_invited"
+	// ActionInvitationResent: a fresh one-time link was issued and e-mailed.
+	ActionInvitationResent = "invitation_resent"
+	// ActionInvitationAccepted: the person chose their password through the link.
+	ActionInvitationAccepted = "invitation_accepted"
+	// ActionRoleChanged: an admin changed the role (FromRole, ToRole).
+	ActionRoleChanged = "role_changed"
+	// ActionUserDeactivated, ActionUserReactivated: an admin ended or restored access.
+	ActionUserDeactivated = "user_deactivated"
+	ActionUserReactivated = "user_reactivated"
+	// ActionPasswordChanged: the person changed their password (Failed: the current
+	// password they typed was wrong).
+	ActionPasswordChanged = "password_changed"
+	// ActionPasswordReset: an admin gave the account a generated password.
+	ActionPasswordReset = "password_reset"
+	// ActionMFAEnrolled: the person set up two-step sign-in (Failed: a wrong code).
+	ActionMFAEnrolled = "mfa_enrolled"
+	// ActionMFATurnedOff: the person turned two-step sign-in off (Failed: a wrong code).
+	ActionMFATurnedOff = "mfa_turned_off"
+	// ActionMFAReset: an admin removed the account's second factor.
+	ActionMFAReset = "mfa_reset"
+	// ActionRecoveryCodesRenewed: the person replaced their recovery codes (Failed: a
+	// wrong code).
+	ActionRecoveryCodesRenewed = "recovery_codes_renewed"
+)

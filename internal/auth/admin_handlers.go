@@ -50,7 +50,7 @@ func (h *Handlers) CreateUser(c echo.Context) error {
 	if c.FormValue("invite") == "email" {
 		return h.inviteUser(c, in)
 	}
-	u, password, err := h.service.CreateUser(c.Request().Context(), in)
+	u, password, err := h.service.CreateUserBy(c.Request().Context(), view.CurrentUser(c), in)
 	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		return h.renderUsers(c, http.StatusUnprocessableEntity, usersPage{Form: in, Errors: verr.Fields})
@@ -83,7 +83,7 @@ func (h *Handlers) setActive(c echo.Context, active bool, message string) error 
 		return h.refused(c, err)
 	}
 	h.views.Flash(c, "success", message)
-	return c.Redirect(http.StatusSeeOther, "/admin/users")
+	return afterUserAction(c, &models.User{ID: id})
 }
 
 // ResetUserPassword issues a new generated password, shown once.
@@ -93,8 +93,7 @@ func (h *Handlers) ResetUserPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id := u.ID
-	password, err := h.service.ResetPassword(ctx, id)
+	password, err := h.service.ResetPassword(ctx, view.CurrentUser(c), u.ID)
 	if err != nil {
 		return err
 	}
@@ -112,24 +111,11 @@ func (h *Handlers) ResendInvitation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id := u.ID
-	accepted, err := h.service.InvitationAccepted(ctx, id)
-	if err != nil {
-		return err
-	}
-	if accepted || !u.Active {
-		return h.refused(c, ErrInvitationAccepted)
-	}
-	actor := view.CurrentUser(c)
-	token, expires, err := h.service.ReInvite(ctx, actor, u)
-	if err != nil {
-		return err
-	}
-	if err := h.invitations.SendInvitation(ctx, actor, u, token, expires); err != nil {
-		return err
+	if err := h.service.ResendInvitation(ctx, view.CurrentUser(c), u); err != nil {
+		return h.refused(c, err)
 	}
 	h.views.Flash(c, "success", "A new invitation was e-mailed to "+u.Email+"; the link works for 72 hours.")
-	return c.Redirect(http.StatusSeeOther, "/admin/users")
+	return afterUserAction(c, u)
 }
 
 // refused answers a refused action on a user with the users page and the
@@ -157,15 +143,12 @@ func (h *Handlers) renderUsers(c echo.Context, status int, page usersPage) error
 func (h *Handlers) inviteUser(c echo.Context, in NewUser) error {
 	ctx := c.Request().Context()
 	actor := view.CurrentUser(c)
-	u, token, expires, err := h.service.Invite(ctx, actor, in)
+	u, err := h.service.Invite(ctx, actor, in)
 	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {
 		return h.renderUsers(c, http.StatusUnprocessableEntity, usersPage{Form: in, Errors: verr.Fields, Invite: true})
 	}
 	if err != nil {
-		return err
-	}
-	if err := h.invitations.SendInvitation(ctx, actor, u, token, expires); err != nil {
 		return err
 	}
 	h.views.Flash(c, "success", "Invitation e-mailed to "+u.Email+"; the link works for 72 hours. (Without an SMTP server it waits in the Outbox.)")

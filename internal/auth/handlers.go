@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -13,31 +12,23 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"
-	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/view"
 )
 
 // Handlers serves sign-in, sign-out, invitations and the user's own password page.
 type Handlers struct {
-	service     *Service
-	sessions    *scs.SessionManager
-	views       *view.Renderer
-	invitations InvitationSender
+	service  *Service
+	sessions *scs.SessionManager
+	views    *view.Renderer
 	// idle is the idle limit of sessions of people who need no MFA.
 	idle time.Duration
-}
-
-// InvitationSender delivers an invitation link to a new user (the portal sends
-// it through the mail outbox).
-type InvitationSender interface {
-	SendInvitation(ctx context.Context, inviter, invitee *models.User, token string, expires time.Time) error
 }
 
 // NewHandlers returns the sign-in and user admin handlers. idle is the idle
 // limit of sessions of people who need no MFA (those who do get
 // StrictIdleTimeout at most).
-func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer, invitations InvitationSender, idle time.Duration) *Handlers {
-	return &Handlers{service: service, sessions: sessions, views: views, invitations: invitations, idle: idle}
+func NewHandlers(service *Service, sessions *scs.SessionManager, views *view.Renderer, idle time.Duration) *Handlers {
+	return &Handlers{service: service, sessions: sessions, views: views, idle: idle}
 }
 
 type loginPage struct {

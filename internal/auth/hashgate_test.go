@@ -17,7 +17,7 @@ import (
 func TestPasswordHashesAreBoundedAndSharedFairly(t *testing.T) {
 	t.Parallel()
 	db := testdb.New(t)
-	svc := NewService(db.Gorm, Options{HashSlots: 4, Limits: &ThrottleLimits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}})
+	svc := NewService(db, Options{HashSlots: 4, Limits: &ThrottleLimits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}})
 	if _, _, err := svc.CreateUser(context.Background(), NewUser{Email: "rep@example.com", Role: models.RoleSalesRep, Password: "correct-horse-battery"}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func isBusy(err error, perAddress bool) bool {
 func TestSignInIsCountedBeforeHashing(t *testing.T) {
 	t.Parallel()
 	db := testdb.New(t)
-	svc := NewService(db.Gorm, Options{HashSlots: 2})
+	svc := NewService(db, Options{HashSlots: 2})
 	var counted int64
 	svc.gate.onHash = func() {
 		if err := db.Gorm.Raw("SELECT count(*) FROM login_failures").Scan(&counted).Error; err != nil {
@@ -110,7 +110,7 @@ func TestSignInIsCountedBeforeHashing(t *testing.T) {
 func TestSuccessfulSignInIsNotCountedAsAFailure(t *testing.T) {
 	t.Parallel()
 	db := testdb.New(t)
-	svc := NewService(db.Gorm, Options{})
+	svc := NewService(db, Options{})
 	ctx := context.Background()
 	if _, _, err := svc.CreateUser(ctx, NewUser{Email: "rep@example.com", Role: models.RoleSalesRep, Password: "correct-horse-battery"}); err != nil {
 		t.Fatal(err)

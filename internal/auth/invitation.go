@@ -14,6 +14,8 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -41,24 +43,116 @@ func hashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Invite creates a user who chooses their own password through a one-time
-// link, and returns the link's token. Nobody, the admin included, ever knows a
+// Invite creates a user who chooses their own password through a one-time link, and
+// e-mails the link. The account, its invitation, the audit entry and the e-mail are one
+// transaction: all of them exist, or none. Nobody, the admin included, ever knows a
 // password for the account before the invited user sets one.
-func (s *Service) Invite(ctx context.Context, actor *models.User, in NewUser) (*models.User, string, time.Time, error) {
-	return s.invite(ctx, actor, in, false)
+func (s *Service) Invite(ctx context.Context, actor *models.User, in NewUser) (*models.User, error) {
+	if s.invitations == nil {
+		return nil, errors.New("auth: no invitation sender to e-mail the link")
+	}
+	u, err := s.invitedUser(ctx, in, false)
+	if err != nil {
+		return nil, err
+	}
+	err = s.db.InTx(ctx, func(tx database.Tx) error {
+		token, expires, err := s.invite(ctx, tx, actor, u)
+		if err != nil {
+			return err
+		}
+		return s.invitations.SendInvitation(ctx, tx, actor, u, token, expires)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // InviteMerchantUser creates a merchant user (role merchant) who chooses
 // their own password through a one-time link, and returns the link's token.
 // The merchants room gives them their memberships and sends the link.
 func (s *Service) InviteMerchantUser(ctx context.Context, actor *models.User, email, name string) (*models.User, string, time.Time, error) {
-	return s.invite(ctx, actor, NewUser{Email: email, Name: name, Role: models.RoleMerchant}, true)
+	u, err := s.invitedUser(ctx, NewUser{Email: email, Name: name, Role: models.RoleMerchant}, true)
+	if err != nil {
+		return nil, "", time.Time{}, err
+	}
+	var token string
+	var expires time.Time
+	err = s.db.InTx(ctx, func(tx database.Tx) error {
+		token, expires, err = s.invite(ctx, tx, actor, u)
+		return err
+	})
+	if err != nil {
+		return nil, "", time.Time{}, err
+	}
+	return u, token, expires, nil
 }
 
 // ReInvite issues a fresh one-time link for a user who never used theirs
-// (it expired, or was lost), and returns its token.
+// (it expired, or was lost), and returns its token. The caller sends it.
 func (s *Service) ReInvite(ctx context.Context, actor, u *models.User) (string, time.Time, error) {
-	return s.newInvitation(ctx, actor, u)
+	var token string
+	var expires time.Time
+	err := s.db.InTx(ctx, func(tx database.Tx) (err error) {
+		token, expires, err = s.reinvite(ctx, tx, actor, u)
+		return err
+	})
+	return token, expires, err
+}
+
+// ResendInvitation e-mails a fresh one-time link to a person who never chose a
+// password (theirs expired, or was lost), in one transaction with its record.
+func (s *Service) ResendInvitation(ctx context.Context, actor, u *models.User) error {
+	if s.invitations == nil {
+		return errors.New("auth: no invitation sender to e-mail the link")
+	}
+	accepted, err := s.InvitationAccepted(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	if accepted || !u.Active {
+		return ErrInvitationAccepted
+	}
+	return s.db.InTx(ctx, func(tx database.Tx) error {
+		token, expires, err := s.reinvite(ctx, tx, actor, u)
+		if err != nil {
+			return err
+		}
+		return s.invitations.SendInvitation(ctx, tx, actor, u, token, expires)
+	})
+}
+
+// invitedUser is the account of a person invited: its generated password is thrown
+// away unseen, so none is to be changed; the link chooses one.
+func (s *Service) invitedUser(ctx context.Context, in NewUser, merchant bool) (*models.User, error) {
+	in.Password = ""
+	u, _, err := s.newUser(ctx, in, merchant)
+	if err != nil {
+		return nil, err
+	}
+	u.MustChangePassword = false
+	return u, nil
+}
+
+// invite stores u with a one-time link, recorded, inside tx.
+func (s *Service) invite(ctx context.Context, tx database.Tx, actor, u *models.User) (string, time.Time, error) {
+	if err := storeUser(ctx, tx, u); err != nil {
+		return "", time.Time{}, err
+	}
+	token, expires, err := s.newInvitation(ctx, NewStore(tx.Gorm()), actor, u)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return token, expires, s.record(ctx, tx, actor, u.ID, audit.ActionUserInvited, audit.AccountDetails{Role: u.Role.Label()})
+}
+
+// reinvite issues a fresh link for u, recorded, inside tx.
+func (s *Service) reinvite(ctx context.Context, tx database.Tx, actor, u *models.User) (string, time.Time, error) {
+	token, expires, err := s.newInvitation(ctx, NewStore(tx.Gorm()), actor, u)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return token, expires, s.record(ctx, tx, actor, u.ID, audit.ActionInvitationResent, audit.AccountDetails{})
 }
 
 // PendingInvitations returns, for every user invited who never chose a
@@ -92,21 +186,8 @@ func (s *Service) InvitationAccepted(ctx context.Context, userID uuid.UUID) (boo
 	return n > 0, err
 }
 
-func (s *Service) invite(ctx context.Context, actor *models.User, in NewUser, merchant bool) (*models.User, string, time.Time, error) {
-	in.Password = ""
-	u, _, err := s.createUser(ctx, in, merchant)
-	if err != nil {
-		return nil, "", time.Time{}, err
-	}
-	// The generated password of CreateUser is thrown away unseen.
-	if err := s.users.db.WithContext(ctx).Model(u).Update("must_change_password", false).Error; err != nil {
-		return nil, "", time.Time{}, err
-	}
-	token, expires, err := s.newInvitation(ctx, actor, u)
-	return u, token, expires, err
-}
-
-func (s *Service) newInvitation(ctx context.Context, actor *models.User, u *models.User) (string, time.Time, error) {
+// newInvitation stores a fresh one-time link of u through users and returns its token.
+func (s *Service) newInvitation(ctx context.Context, users *Store, actor *models.User, u *models.User) (string, time.Time, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", time.Time{}, err
@@ -118,7 +199,7 @@ func (s *Service) newInvitation(ctx context.Context, actor *models.User, u *mode
 		id := actor.ID.String()
 		inv.CreatedBy = &id
 	}
-	if err := s.users.db.WithContext(ctx).Create(&inv).Error; err != nil {
+	if err := users.db.WithContext(ctx).Create(&inv).Error; err != nil {
 		return "", time.Time{}, err
 	}
 	return token, inv.ExpiresAt, nil
@@ -145,13 +226,13 @@ func (s *Service) InvitedUser(ctx context.Context, token string) (*models.User, 
 	return &user, nil
 }
 
-// AcceptInvitation sets the invited user's password and uses up the link. The
-// invitation row is locked, so a link clicked twice at once works once.
+// AcceptInvitation sets the invited user's password and uses up the link, recorded.
+// The invitation row is locked, so a link clicked twice at once works once.
 func (s *Service) AcceptInvitation(ctx context.Context, token, password, confirm string) (*models.User, error) {
 	var accepted *models.User
-	err := s.users.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.db.InTx(ctx, func(tx database.Tx) error {
 		var inv invitation
-		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
+		err := tx.Gorm().WithContext(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).
 			Where("token_hash = ? AND used_at IS NULL AND expires_at > ?", hashToken(token), s.now()).Take(&inv).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) {
 			return ErrInvitationInvalid
@@ -160,35 +241,43 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, confirm
 			return err
 		}
 		var u models.User
-		if err := tx.Where("id = ? AND active", inv.UserID).Take(&u).Error; err != nil {
+		if err := tx.Gorm().WithContext(ctx).Where("id = ? AND active", inv.UserID).Take(&u).Error; err != nil {
 			if errors.Is(err, gorm.ErrRecordNotFound) {
 				return ErrInvitationInvalid
 			}
 			return err
 		}
-		errs := apperr.FieldErrors{}
-		if msg := CheckPasswordStrength(password, u.Email); msg != "" {
-			errs["new_password"] = msg
-		}
-		if password != confirm {
-			errs["confirm_password"] = "The two passwords do not match."
-		}
-		if len(errs) > 0 {
-			return &apperr.ValidationError{Fields: errs}
+		if err := choosable(password, confirm, u.Email); err != nil {
+			return err
 		}
 		hash, err := s.hashPassword(ctx, password)
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		if err := NewStore(tx).SetPassword(ctx, u.ID, hash, false, now); err != nil {
+		users := NewStore(tx.Gorm())
+		if err := users.SetPassword(ctx, u.ID, hash, false, now); err != nil {
 			return err
 		}
-		if err := tx.Model(&inv).Update("used_at", now).Error; err != nil {
+		if err := tx.Gorm().WithContext(ctx).Model(&inv).Update("used_at", now).Error; err != nil {
 			return err
 		}
-		accepted, err = NewStore(tx).ByID(ctx, u.ID)
-		return err
+		if accepted, err = users.ByID(ctx, u.ID); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, accepted, u.ID, audit.ActionInvitationAccepted, audit.AccountDetails{})
 	})
 	return accepted, err
+}
+
+// choosable refuses a password a person may not choose, by field.
+func choosable(password, confirm, email string) error {
+	errs := apperr.FieldErrors{}
+	if msg := CheckPasswordStrength(password, email); msg != "" {
+		errs["new_password"] = msg
+	}
+	if password != confirm {
+		errs["confirm_password"] = "The two passwords do not match."
+	}
+	return errs.Err()
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -124,13 +126,25 @@ func (s *Service) ConfirmEnrolment(ctx context.Context, u *models.User, code, cl
 	if u.MFAEnabled() || u.MFASecret == nil {
 		return nil, apperr.New(apperr.KindConflict, "Start setting up two-step sign-in again.")
 	}
+	return s.enable(ctx, u, code, clientIP, audit.ActionMFAEnrolled)
+}
+
+// enable checks a code of u's secret, then turns MFA on (if it is not yet) with fresh
+// recovery codes, recorded as action; a wrong code is recorded as a failed attempt.
+func (s *Service) enable(ctx context.Context, u *models.User, code, clientIP, action string) ([]string, error) {
 	step, err := s.checkTOTP(ctx, u, code, clientIP)
 	if err != nil {
-		return nil, err
+		return nil, s.recordWrongCode(ctx, u, action, err)
 	}
 	codes, hashes := newRecoveryCodes()
-	if err := s.users.EnableMFA(ctx, u.ID, step, hashes, s.now()); err != nil {
-		return nil, err
+	err = s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := NewStore(tx.Gorm()).EnableMFA(ctx, u.ID, step, hashes, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, u, u.ID, action, audit.AccountDetails{})
+	})
+	if err != nil {
+		return nil, s.recordWrongCode(ctx, u, action, err) // a code used meanwhile: a replay
 	}
 	return codes, nil
 }
@@ -174,15 +188,7 @@ func (s *Service) RegenerateRecoveryCodes(ctx context.Context, u *models.User, c
 	if !u.MFAEnabled() {
 		return nil, apperr.New(apperr.KindConflict, "Two-step sign-in is not set up for this account.")
 	}
-	step, err := s.checkTOTP(ctx, u, code, clientIP)
-	if err != nil {
-		return nil, err
-	}
-	codes, hashes := newRecoveryCodes()
-	if err := s.users.EnableMFA(ctx, u.ID, step, hashes, s.now()); err != nil {
-		return nil, err
-	}
-	return codes, nil
+	return s.enable(ctx, u, code, clientIP, audit.ActionRecoveryCodesRenewed)
 }
 
 // TurnOffMFA removes u's second factor after checking a current code. It is
@@ -196,16 +202,25 @@ func (s *Service) TurnOffMFA(ctx context.Context, u *models.User, code, clientIP
 		return apperr.New(apperr.KindConflict, "Your role requires two-step sign-in, so it cannot be turned off.")
 	}
 	if _, err := s.checkTOTP(ctx, u, code, clientIP); err != nil {
-		return err
+		return s.recordWrongCode(ctx, u, audit.ActionMFATurnedOff, err)
 	}
-	return s.users.ResetMFA(ctx, u.ID, s.now())
+	return s.resetMFA(ctx, u, u.ID, audit.ActionMFATurnedOff)
 }
 
 // ResetMFA removes a user's second factor for them (a lost phone), ends
 // their sessions, and makes them enrol again at their next sign-in when
-// their role requires it.
-func (s *Service) ResetMFA(ctx context.Context, id uuid.UUID) error {
-	return s.users.ResetMFA(ctx, id, s.now())
+// their role requires it. actor, the admin, is recorded.
+func (s *Service) ResetMFA(ctx context.Context, actor *models.User, id uuid.UUID) error {
+	return s.resetMFA(ctx, actor, id, audit.ActionMFAReset)
+}
+
+func (s *Service) resetMFA(ctx context.Context, actor *models.User, id uuid.UUID, action string) error {
+	return s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := NewStore(tx.Gorm()).ResetMFA(ctx, id, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, actor, id, action, audit.AccountDetails{})
+	})
 }
 
 // MFARequired applies the policy to u.

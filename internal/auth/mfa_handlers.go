@@ -270,15 +270,15 @@ func (h *Handlers) TurnOffMFA(c echo.Context) error {
 
 // ResetUserMFA lets an admin remove a user's second factor (a lost phone).
 func (h *Handlers) ResetUserMFA(c echo.Context) error {
-	id, err := uuid.Parse(c.Param("id"))
+	u, err := h.userOfPath(c)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusNotFound)
+		return err
 	}
-	if err := h.service.ResetMFA(c.Request().Context(), id); err != nil {
+	if err := h.service.ResetMFA(c.Request().Context(), view.CurrentUser(c), u.ID); err != nil {
 		return err
 	}
 	h.views.Flash(c, "success", "Two-step sign-in was reset; the user's sessions have ended and they set it up again at their next sign-in.")
-	return c.Redirect(http.StatusSeeOther, "/admin/users")
+	return afterUserAction(c, u)
 }
 
 // codeRefusal maps a refused code to the status and message shown on the

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/validation"
@@ -41,14 +42,18 @@ func (e *ThrottledError) Error() string {
 
 // Service holds the use cases of users and sign-in.
 type Service struct {
-	users     *Store
-	throttle  *throttle
-	gate      *hashGate
-	ring      *fieldcrypt.KeyRing
-	mfaPolicy MFAPolicy
-	issuer    string
-	now       func() time.Time
-	log       *slog.Logger
+	// db opens the transactions of account changes (users through GORM, the audit
+	// trail and the invitation's e-mail through pgx); users reads on the pool.
+	db          *database.DB
+	invitations InvitationSender
+	users       *Store
+	throttle    *throttle
+	gate        *hashGate
+	ring        *fieldcrypt.KeyRing
+	mfaPolicy   MFAPolicy
+	issuer      string
+	now         func() time.Time
+	log         *slog.Logger
 	// dummyHash is verified against when the e-mail is unknown, so that a
 	// wrong e-mail takes as long as a wrong password.
 	dummyHash string
@@ -70,16 +75,25 @@ type Options struct {
 	// Now is the clock (tests inject one). Default time.Now.
 	Now func() time.Time
 	Log *slog.Logger
+	// Invitations e-mails invitation links, in the transaction of the invitation.
+	// Without one, Admin → Users cannot invite.
+	Invitations InvitationSender
+}
+
+// InvitationSender queues the e-mail carrying an invitation link, inside tx, the
+// transaction that creates the invitation (the portal sends it through the mail outbox).
+type InvitationSender interface {
+	SendInvitation(ctx context.Context, tx database.Tx, inviter, invitee *models.User, token string, expires time.Time) error
 }
 
 // NewService returns the auth service.
-func NewService(db *gorm.DB, opts Options) *Service {
+func NewService(db *database.DB, opts Options) *Service {
 	dummy, _ := HashPassword(GeneratePassword())
 	limits := DefaultThrottleLimits
 	if opts.Limits != nil {
 		limits = *opts.Limits
 	}
-	s := &Service{users: NewStore(db), throttle: &throttle{db: db, limits: limits}, gate: newHashGate(opts.HashSlots),
+	s := &Service{db: db, invitations: opts.Invitations, users: NewStore(db.Gorm), throttle: &throttle{db: db.Gorm, limits: limits}, gate: newHashGate(opts.HashSlots),
 		ring: opts.KeyRing, mfaPolicy: opts.MFAPolicy, issuer: opts.Issuer, now: opts.Now, log: opts.Log, dummyHash: dummy}
 	if s.mfaPolicy == nil {
 		s.mfaPolicy = AdminsNeedMFA
@@ -236,12 +250,35 @@ type NewUser struct {
 // CreateUser validates and stores a new user of the reseller's staff (an
 // admin or a sales rep), returning the password to hand over when one was
 // generated. Merchant users are invited from their merchant's page
-// (InviteMerchantUser).
+// (InviteMerchantUser). It is the command line's and the first admin's way: the
+// trail names no actor; an admin's is CreateUserBy.
 func (s *Service) CreateUser(ctx context.Context, in NewUser) (*models.User, string, error) {
-	return s.createUser(ctx, in, false)
+	return s.CreateUserBy(ctx, nil, in)
 }
 
-func (s *Service) createUser(ctx context.Context, in NewUser, merchant bool) (*models.User, string, error) {
+// CreateUserBy is CreateUser by actor, recorded on the new account's trail in the
+// transaction that stores it.
+func (s *Service) CreateUserBy(ctx context.Context, actor *models.User, in NewUser) (*models.User, string, error) {
+	u, generated, err := s.newUser(ctx, in, false)
+	if err != nil {
+		return nil, "", err
+	}
+	err = s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := storeUser(ctx, tx, u); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, actor, u.ID, audit.ActionUserCreated, audit.AccountDetails{Role: u.Role.Label()})
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return u, generated, nil
+}
+
+// newUser validates in and returns the account to store, with the password to hand
+// over when one was generated. It writes nothing: hashing is slow, and no transaction
+// waits for it.
+func (s *Service) newUser(ctx context.Context, in NewUser, merchant bool) (*models.User, string, error) {
 	errs := in.validate()
 	delete(errs, "role")
 	switch {
@@ -263,17 +300,19 @@ func (s *Service) createUser(ctx context.Context, in NewUser, merchant bool) (*m
 		return nil, "", err
 	}
 	now := s.now()
-	u := &models.User{
+	return &models.User{
 		ID: uuid.New(), Email: in.Email, Name: in.Name, Role: in.Role, PasswordHash: hash,
 		Active: true, MustChangePassword: mustChange, SessionVersion: 1, CreatedAt: now, UpdatedAt: now,
+	}, generated, nil
+}
+
+// storeUser writes a new account inside tx; a taken address is refused at its field.
+func storeUser(ctx context.Context, tx database.Tx, u *models.User) error {
+	err := NewStore(tx.Gorm()).Create(ctx, u)
+	if errors.Is(err, ErrEmailTaken) {
+		return &apperr.ValidationError{Fields: apperr.FieldErrors{"email": "A user with this e-mail address already exists."}}
 	}
-	if err := s.users.Create(ctx, u); err != nil {
-		if errors.Is(err, ErrEmailTaken) {
-			return nil, "", &apperr.ValidationError{Fields: apperr.FieldErrors{"email": "A user with this e-mail address already exists."}}
-		}
-		return nil, "", err
-	}
-	return u, generated, nil
+	return err
 }
 
 // EndSessions signs a user out everywhere, so that their next sign-in
@@ -282,36 +321,59 @@ func (s *Service) EndSessions(ctx context.Context, id uuid.UUID) error {
 	return s.users.EndSessions(ctx, id, s.now())
 }
 
-// SetActive activates or deactivates a user. An admin cannot deactivate
+// SetActive activates or deactivates a user, recorded. An admin cannot deactivate
 // themselves, so the portal always keeps someone who can manage it.
 func (s *Service) SetActive(ctx context.Context, actor *models.User, id uuid.UUID, active bool) error {
 	if !active && actor.ID == id {
 		return apperr.New(apperr.KindConflict, "You cannot deactivate your own account.")
 	}
-	return s.users.SetActive(ctx, id, active, s.now())
+	action := audit.ActionUserReactivated
+	if !active {
+		action = audit.ActionUserDeactivated
+	}
+	return s.db.InTx(ctx, func(tx database.Tx) error {
+		users := NewStore(tx.Gorm())
+		u, err := users.ByID(ctx, id)
+		if err != nil || u.Active == active {
+			return err // nothing changes: nothing to record
+		}
+		if err := users.SetActive(ctx, id, active, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, actor, id, action, audit.AccountDetails{})
+	})
 }
 
 // ResetPassword gives a user a new generated password that must be changed at
-// the next sign-in, and ends the user's sessions.
-func (s *Service) ResetPassword(ctx context.Context, id uuid.UUID) (string, error) {
+// the next sign-in, and ends the user's sessions; actor, the admin, is recorded.
+func (s *Service) ResetPassword(ctx context.Context, actor *models.User, id uuid.UUID) (string, error) {
 	password := GeneratePassword()
 	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
 		return "", err
 	}
-	if err := s.users.SetPassword(ctx, id, hash, true, s.now()); err != nil {
+	err = s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := NewStore(tx.Gorm()).SetPassword(ctx, id, hash, true, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, actor, id, audit.ActionPasswordReset, audit.AccountDetails{})
+	})
+	if err != nil {
 		return "", err
 	}
 	return password, nil
 }
 
-// ChangePassword replaces a user's own password after checking the current one.
+// ChangePassword replaces a user's own password after checking the current one. A
+// wrong current password is recorded as a failed attempt.
 func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, next, confirm string) error {
 	errs := apperr.FieldErrors{}
+	wrongCurrent := false
 	if ok, err := s.checkPassword(ctx, u.PasswordHash, current); err != nil {
 		return err
 	} else if !ok {
 		errs["current_password"] = "This is not your current password."
+		wrongCurrent = true
 	}
 	if msg := CheckPasswordStrength(next, u.Email); msg != "" {
 		errs["new_password"] = msg
@@ -321,6 +383,9 @@ func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, n
 	if next != confirm {
 		errs["confirm_password"] = "The two new passwords do not match."
 	}
+	if wrongCurrent {
+		return s.recordFailure(ctx, u, audit.ActionPasswordChanged, "the current password typed was wrong", errs.Err())
+	}
 	if len(errs) > 0 {
 		return &apperr.ValidationError{Fields: errs}
 	}
@@ -328,7 +393,12 @@ func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, n
 	if err != nil {
 		return err
 	}
-	return s.users.SetPassword(ctx, u.ID, hash, false, s.now())
+	return s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := NewStore(tx.Gorm()).SetPassword(ctx, u.ID, hash, false, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, u, u.ID, audit.ActionPasswordChanged, audit.AccountDetails{})
+	})
 }
 
 // EnsureAdmin creates the first admin when none exists. It returns the

@@ -107,6 +107,14 @@ func (s *Store) SetActive(ctx context.Context, id uuid.UUID, active bool, now ti
 	return rowsOrNotFound(s.db.WithContext(ctx).Model(&models.User{}).Where("id = ?", id).Updates(updates))
 }
 
+// SetRole changes a user's role and ends their sessions, so that their next sign-in
+// applies what the role requires.
+func (s *Store) SetRole(ctx context.Context, id uuid.UUID, role models.Role, now time.Time) error {
+	return rowsOrNotFound(s.db.WithContext(ctx).Model(&models.User{}).Where("id = ?", id).Updates(map[string]any{
+		"role": role, "session_version": gorm.Expr("session_version + 1"), "updated_at": now,
+	}))
+}
+
 // SetPassword stores a new password hash and ends the user's other sessions.
 func (s *Store) SetPassword(ctx context.Context, id uuid.UUID, hash string, mustChange bool, now time.Time) error {
 	return rowsOrNotFound(s.db.WithContext(ctx).Model(&models.User{}).Where("id = ?", id).Updates(map[string]any{

@@ -29,7 +29,7 @@ func (e env) user(ctx context.Context, args []string) error {
 		return err
 	}
 	defer db.Close()
-	svc := auth.NewService(db.Gorm, auth.Options{Log: log})
+	svc := auth.NewService(db, auth.Options{Log: log})
 	u, password, err := svc.CreateUser(ctx, auth.NewUser{Email: *email, Name: *name, Role: models.Role(*role)})
 	var verr *apperr.ValidationError
 	if errors.As(err, &verr) {

@@ -83,6 +83,7 @@ var everyPage = []page{
 	{name: "pricing list", as: asAdmin, path: fixed("/admin/pricing")},
 	{name: "pricing form", as: asAdmin, path: func(s *apptest.Showcase) string { return "/admin/pricing/" + s.PricingModel.String() }, ready: "#pm-name"},
 	{name: "users", as: asAdmin, path: fixed("/admin/users"), ready: "#new-email"},
+	{name: "user", as: asAdmin, path: func(s *apptest.Showcase) string { return "/admin/users/" + s.Invited.String() }, ready: "#account-history"},
 	{name: "outbox", as: asAdmin, path: fixed("/admin/outbox")},
 	{name: "outbox message", as: asAdmin, path: func(s *apptest.Showcase) string { return "/admin/outbox/" + s.Outbox.String() }},
 	{name: "account: password", as: asAdmin, path: fixed("/account/password"), ready: "#current_password"},

@@ -166,6 +166,8 @@ func routes(e *echo.Echo, d Deps) {
 	admin := signedIn.Group("/admin", auth.RequireRole(models.RoleAdmin))
 	admin.GET("/users", d.Auth.ListUsers)
 	admin.POST("/users", d.Auth.CreateUser)
+	admin.GET("/users/:id", d.Auth.ShowUser)
+	admin.POST("/users/:id/role", d.Auth.SetUserRole)
 	admin.POST("/users/:id/deactivate", d.Auth.DeactivateUser)
 	admin.POST("/users/:id/reactivate", d.Auth.ReactivateUser)
 	admin.POST("/users/:id/reset-password", d.Auth.ResetUserPassword)

@@ -44,6 +44,8 @@ type Showcase struct {
 	Admin, Rep, Member, FirstAdmin Person
 	// InvitationPath is a pending staff invitation's page (/invite/…).
 	InvitationPath string
+	// Invited is that invited colleague's user id (their page shows an account trail).
+	Invited uuid.UUID
 	// Draft, Linked and Boarded are applications: one being filled in, one
 	// handed to the merchant (locked), one boarded.
 	Draft, Linked, Boarded uuid.UUID
@@ -116,6 +118,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 		t.Fatal(err)
 	}
 	s.InvitationPath = "/invite/" + token
+	s.Invited = invited.ID
 
 	var model struct{ ID uuid.UUID }
 	if err := env.DB.Gorm.Raw(`SELECT id FROM pricing_models ORDER BY name LIMIT 1`).Scan(&model).Error; err != nil || model.ID == uuid.Nil {

@@ -1,0 +1,125 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/models"
+)
+
+// AccountDetails is what an account entry keeps: roles and reasons in words, never the
+// person's name, e-mail address, password, code or link.
+type AccountDetails struct {
+	// Role is the role an account was created or invited with.
+	Role string `json:"role,omitempty"`
+	// FromRole and ToRole are a role change.
+	FromRole string `json:"from_role,omitempty"`
+	ToRole   string `json:"to_role,omitempty"`
+	// Reason says why an attempt failed.
+	Reason string `json:"reason,omitempty"`
+}
+
+// AccountEntry is one line of a user's account trail as an admin reads it.
+type AccountEntry struct {
+	At time.Time
+	// Actor names who acted: the person themself, an admin; "" for the portal or the
+	// command line.
+	Actor string
+	// Action is one of the account Action* constants.
+	Action string
+	// Text says what happened, without the actor.
+	Text   string
+	Failed bool
+	// ClientAddress is where the request came from, "" when none was recorded.
+	ClientAddress string
+}
+
+// accountRow is an account entry as stored.
+type accountRow struct {
+	Action        string
+	Details       models.JSON
+	Outcome       string
+	ClientAddress string
+	CreatedAt     time.Time
+	ActorName     string
+}
+
+// AccountHistory returns the newest limit entries of a user's account trail, newest
+// first.
+func AccountHistory(ctx context.Context, q database.Querier, userID uuid.UUID, limit int) ([]AccountEntry, error) {
+	rows, err := q.Query(ctx, `SELECT e.action, e.details, e.outcome, coalesce(host(e.client_address), ''), e.created_at,
+			COALESCE(NULLIF(u.name, ''), u.email, '') AS actor_name
+		FROM audit_events e LEFT JOIN users u ON u.id = e.actor_id
+		WHERE e.subject_kind = $1 AND e.subject_id = $2
+		ORDER BY e.created_at DESC, e.id DESC LIMIT $3`, string(SubjectUser), userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("load the account trail: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[accountRow])
+	if err != nil {
+		return nil, fmt.Errorf("load the account trail: %w", err)
+	}
+	out := make([]AccountEntry, len(list))
+	for i, r := range list {
+		var d AccountDetails
+		_ = json.Unmarshal(r.Details, &d) // unknown or empty details just show less
+		failed := r.Outcome == string(Failed)
+		out[i] = AccountEntry{At: r.CreatedAt, Actor: r.ActorName, Action: r.Action, Text: describeAccountEvent(r.Action, d, failed),
+			Failed: failed, ClientAddress: r.ClientAddress}
+	}
+	return out, nil
+}
+
+// describeAccountEvent words an account entry, without the actor.
+func describeAccountEvent(action string, d AccountDetails, failed bool) string {
+	if failed {
+		what := map[string]string{
+			ActionPasswordChanged:      "tried to change the password",
+			ActionMFAEnrolled:          "tried to set up two-step sign-in",
+			ActionMFATurnedOff:         "tried to turn two-step sign-in off",
+			ActionRecoveryCodesRenewed: "tried to replace the recovery codes",
+		}[action]
+		if what == "" {
+			what = "tried " + action
+		}
+		if d.Reason != "" {
+			what += ": " + d.Reason
+		}
+		return what
+	}
+	switch action {
+	case ActionUserCreated:
+		return "created the account as " + d.Role + ", with a generated password to change at the first sign-in"
+	case ActionUserInvited:
+		return "invited them as " + d.Role + " (a one-time link to choose a password, e-mailed)"
+	case ActionInvitationResent:
+		return "e-mailed a new invitation link"
+	case ActionInvitationAccepted:
+		return "accepted the invitation and chose a password"
+	case ActionRoleChanged:
+		return "changed the role from " + d.FromRole + " to " + d.ToRole
+	case ActionUserDeactivated:
+		return "deactivated the account"
+	case ActionUserReactivated:
+		return "reactivated the account"
+	case ActionPasswordChanged:
+		return "changed the password"
+	case ActionPasswordReset:
+		return "reset the password (a generated one, to change at the next sign-in)"
+	case ActionMFAEnrolled:
+		return "set up two-step sign-in"
+	case ActionMFATurnedOff:
+		return "turned two-step sign-in off"
+	case ActionMFAReset:
+		return "reset two-step sign-in (to set up again at the next sign-in)"
+	case ActionRecoveryCodesRenewed:
+		return "replaced the recovery codes"
+	}
+	return action
+}
