@@ -150,11 +150,14 @@ func (h *Handlers) SaveMapping(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, _ := strconv.Atoi(values.Get("columns"))
-	n = min(max(n, 0), maxColumns)
-	mapping := make([]string, n)
-	for i := range mapping {
-		mapping[i] = values.Get(columnKey(i))
+	// A count that is missing, not a number or out of bounds leaves the mapping empty;
+	// the service, once it has checked the batch is the user's, refuses it (400).
+	var mapping []string
+	if n, err := strconv.Atoi(values.Get("columns")); err == nil && n >= 0 && n <= maxColumns {
+		mapping = make([]string, n)
+		for i := range mapping {
+			mapping[i] = values.Get(columnKey(i))
+		}
 	}
 	err = h.svc.SaveMapping(c.Request().Context(), view.CurrentUser(c), id, mapping)
 	if errs, ok := apperr.FieldsOf(err); ok {

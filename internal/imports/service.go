@@ -226,7 +226,9 @@ func (s *Service) Recent(ctx context.Context, u *models.User) ([]Batch, error) {
 	return recentBatches(ctx, s.d.Apps.Querier(), u.ID, s.d.Now())
 }
 
-// SaveMapping stores which field each column fills and checks every row again.
+// SaveMapping stores which field each column fills and checks every row again. A
+// mapping without one choice per column of the file is refused (400), after the batch
+// is found to be u's.
 func (s *Service) SaveMapping(ctx context.Context, u *models.User, id uuid.UUID, mapping []string) error {
 	return s.d.Apps.InTx(ctx, func(tx pgx.Tx) error {
 		b, err := s.batch(ctx, tx, u, id, true)
@@ -237,7 +239,7 @@ func (s *Service) SaveMapping(ctx context.Context, u *models.User, id uuid.UUID,
 			return errStarted
 		}
 		if len(mapping) != len(b.Headers) {
-			return apperr.Invalid("mapping", "Choose a field, or none, for every column.")
+			return errMappingShape(len(b.Headers))
 		}
 		if errs := checkMapping(b.Headers, mapping); len(errs) > 0 {
 			return apperr.FieldErrors(errs).Err()
@@ -251,6 +253,13 @@ func (s *Service) SaveMapping(ctx context.Context, u *models.User, id uuid.UUID,
 }
 
 var errStarted = apperr.New(apperr.KindConflict, "This import has started; its columns and rows can no longer change.")
+
+// errMappingShape refuses a mapping form that does not carry one choice per column of
+// the file: it did not come from the batch's page, or the page is out of date. The
+// request cannot be read as a mapping (400); no field of the page is at fault.
+func errMappingShape(columns int) error {
+	return apperr.New(apperr.KindMalformed, "This column mapping does not match the file's %d columns: the form is out of date or incomplete. Reload the page and choose a field, or none, for every column.", columns)
+}
 
 // scope is whose applications u may see, for duplicates: nil for all.
 func scope(u *models.User) *uuid.UUID {
