@@ -16,13 +16,9 @@ func bindPermissions(c echo.Context) (Permissions, error) {
 	}
 	var out Permissions
 	for _, v := range params["permissions"] {
-		p := Permission(v)
-		if !p.Valid() {
-			return nil, apperr.Invalid("permissions", "Choose permissions from the list.")
-		}
-		out = append(out, p)
+		out = append(out, Permission(v))
 	}
-	return out.normalized(), nil
+	return out, nil // checked by the service, after the user's rights
 }
 
 // Invite gives a person access to the merchant (admins, owning rep).
@@ -65,7 +61,7 @@ func (h *Handlers) SetPermissions(c echo.Context) error {
 		return h.refused(c, err, "member-"+userID.String(), nil)
 	}
 	if err := h.service.SetPermissions(c.Request().Context(), view.CurrentUser(c), id, userID, perms); err != nil {
-		return err
+		return h.refused(c, err, "member-"+userID.String(), nil)
 	}
 	msg := "Permissions saved."
 	if perms.NeedMFA() {

@@ -49,11 +49,14 @@ func (s *Service) Members(ctx context.Context, u *models.User, id uuid.UUID) ([]
 // fresh link, if they never used theirs).
 func (s *Service) Invite(ctx context.Context, u *models.User, id uuid.UUID, in MemberInput) (*InviteResult, error) {
 	in.Email, in.Name = strings.TrimSpace(in.Email), strings.TrimSpace(in.Name)
-	in.Permissions = in.Permissions.normalized()
 	m, err := s.staffMerchant(ctx, u, id)
 	if err != nil {
 		return nil, err
 	}
+	if err := in.Permissions.check(); err != nil {
+		return nil, err
+	}
+	in.Permissions = in.Permissions.normalized()
 	existing, err := s.d.Auth.Users().ByEmail(ctx, in.Email)
 	switch {
 	case err == nil && !existing.IsMerchantUser():
@@ -130,11 +133,14 @@ func (s *Service) addExisting(ctx context.Context, u *models.User, m *Merchant, 
 // money to someone without two-step sign-in ends their sessions, so that
 // their next sign-in sets it up.
 func (s *Service) SetPermissions(ctx context.Context, u *models.User, id, userID uuid.UUID, perms Permissions) error {
-	perms = perms.normalized()
 	m, err := s.staffMerchant(ctx, u, id)
 	if err != nil {
 		return err
 	}
+	if err := perms.check(); err != nil {
+		return err
+	}
+	perms = perms.normalized()
 	person, err := s.member(ctx, m.ID, userID)
 	if err != nil {
 		return err

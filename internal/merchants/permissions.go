@@ -1,6 +1,10 @@
 package merchants
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/payportal/portal/internal/apperr"
+)
 
 // Permission is one right of a person of a merchant. The list below is the
 // one list the payments and terminals rooms check (Service.Authorize).
@@ -106,6 +110,17 @@ func (ps Permissions) Labels() []string {
 		}
 	}
 	return out
+}
+
+// check refuses a set holding a permission that is not on the list (a form the page
+// did not send).
+func (ps Permissions) check() error {
+	for _, p := range ps {
+		if !p.Valid() {
+			return apperr.Invalid("permissions", "Choose permissions from the list.")
+		}
+	}
+	return nil
 }
 
 // normalized keeps known permissions once each, in the order of the list.

@@ -57,23 +57,12 @@ const (
 // ResolveAlert records an admin's decision about a decline or withdrawal
 // reported after boarding: keep the merchant going, or suspend it.
 func (s *Service) ResolveAlert(ctx context.Context, u *models.User, id uuid.UUID, decision, note string) error {
-	note = strings.TrimSpace(note)
-	var words string
-	switch decision {
-	case DecisionKeep:
-		words = "kept the merchant's payments and terminals going"
-	case DecisionSuspend:
-		words = "suspended the merchant's payments and terminals"
-	default:
-		return apperr.Invalid("decision", "Choose whether to keep the merchant going or to suspend it.")
-	}
-	if len(note) > 500 {
-		return apperr.Invalid("note", "Keep the note under 500 characters.")
-	}
-	if note != "" {
-		words += " (" + note + ")"
-	}
 	return s.adminChange(ctx, u, id, func(tx pgx.Tx, m *Merchant) error {
+		// The form is read once the user is known to be an admin.
+		words, err := alertDecision(decision, strings.TrimSpace(note))
+		if err != nil {
+			return err
+		}
 		if !m.AlertOpen() {
 			return apperr.New(apperr.KindConflict, "There is no open alert on this merchant; reload the page.")
 		}
@@ -103,4 +92,24 @@ func (s *Service) adminChange(ctx context.Context, u *models.User, id uuid.UUID,
 		}
 		return fn(tx, m)
 	})
+}
+
+// alertDecision words an admin's decision about an alert, with their note.
+func alertDecision(decision, note string) (string, error) {
+	var words string
+	switch decision {
+	case DecisionKeep:
+		words = "kept the merchant's payments and terminals going"
+	case DecisionSuspend:
+		words = "suspended the merchant's payments and terminals"
+	default:
+		return "", apperr.Invalid("decision", "Choose whether to keep the merchant going or to suspend it.")
+	}
+	if len(note) > 500 {
+		return "", apperr.Invalid("note", "Keep the note under 500 characters.")
+	}
+	if note != "" {
+		words += " (" + note + ")"
+	}
+	return words, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	upstream "github.com/payportal/portal/internal/upstream/payments"
 )
 
@@ -29,18 +30,18 @@ type CardPaymentForm struct {
 	BillingZIP   string            `form:"billing_zip"`
 	Reference    string            `form:"reference"`
 	// Level 2 (commercial card) data, sent when Level2 is ticked.
-	Level2             bool   `form:"level2"`
-	TaxExempt          bool   `form:"tax_exempt"`
-	PurchaseID         string `form:"purchase_id"`
-	PurchaseOrder      string `form:"purchase_order"`
-	CustomerTaxID      string `form:"customer_tax_id"`
-	DestinationZIP     string `form:"destination_zip"`
-	ProductDescription string `form:"product_description"`
-	CustomerID         string `form:"customer_id"`
-	ReceiptEmail       string `form:"receipt_email"`
+	Level2             httpx.Checkbox `form:"level2"`
+	TaxExempt          httpx.Checkbox `form:"tax_exempt"`
+	PurchaseID         string         `form:"purchase_id"`
+	PurchaseOrder      string         `form:"purchase_order"`
+	CustomerTaxID      string         `form:"customer_tax_id"`
+	DestinationZIP     string         `form:"destination_zip"`
+	ProductDescription string         `form:"product_description"`
+	CustomerID         string         `form:"customer_id"`
+	ReceiptEmail       string         `form:"receipt_email"`
 	// ConfirmDuplicate is the explicit "charge again" after the duplicate
 	// warning.
-	ConfirmDuplicate bool `form:"confirm_duplicate"`
+	ConfirmDuplicate httpx.Checkbox `form:"confirm_duplicate"`
 }
 
 func (f *CardPaymentForm) billing() billingForm {
@@ -101,7 +102,7 @@ func (f *CardPaymentForm) validate(now time.Time) (*cardPayment, error) {
 }
 
 func (f *CardPaymentForm) level2(errs apperr.FieldErrors) *upstream.Level2 {
-	l := &upstream.Level2{IsTaxExempt: f.TaxExempt, PurchaseID: strings.TrimSpace(f.PurchaseID),
+	l := &upstream.Level2{IsTaxExempt: bool(f.TaxExempt), PurchaseID: strings.TrimSpace(f.PurchaseID),
 		PurchaseOrderNumber: strings.TrimSpace(f.PurchaseOrder), CustomerTaxID: strings.TrimSpace(f.CustomerTaxID),
 		DestinationPostalCode: strings.TrimSpace(f.DestinationZIP), ProductDescription: strings.TrimSpace(f.ProductDescription)}
 	if l.PurchaseID == "" {
@@ -174,8 +175,8 @@ type ACHPaymentForm struct {
 	ReceiptEmail  string           `form:"receipt_email"`
 	// The customer's authorization of the debit (Nacha): how it was given,
 	// and that it was.
-	AuthorizedHow string `form:"authorized_how"`
-	Authorized    bool   `form:"authorized"`
+	AuthorizedHow string         `form:"authorized_how"`
+	Authorized    httpx.Checkbox `form:"authorized"`
 }
 
 // achPayment is a validated ACH form.
@@ -243,7 +244,7 @@ func (f *ACHPaymentForm) validate() (*achPayment, error) {
 	p.reference = checkReference(f.Reference, errs)
 	p.receiptMail = checkEmail("receipt_email", f.ReceiptEmail, errs)
 	p.customerID = checkCustomerID(f.CustomerID, errs)
-	p.how = checkAuthorization(f.AuthorizedHow, f.Authorized, errs)
+	p.how = checkAuthorization(f.AuthorizedHow, bool(f.Authorized), errs)
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}

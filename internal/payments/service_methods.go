@@ -9,6 +9,7 @@ import (
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/payments"
 )
@@ -29,7 +30,7 @@ type SaveMethodForm struct {
 	RoutingNumber string            `form:"routing_number"`
 	AccountNumber BankAccountField  `form:"account_number"`
 	AccountType   string            `form:"account_type"`
-	Consent       bool              `form:"consent"`
+	Consent       httpx.Checkbox    `form:"consent"`
 	ConsentHow    string            `form:"consent_how"`
 }
 
@@ -120,9 +121,9 @@ type SavedPaymentForm struct {
 	Reference    string `form:"reference"`
 	ReceiptEmail string `form:"receipt_email"`
 	// Bank accounts: the customer's authorization of this debit.
-	AuthorizedHow    string `form:"authorized_how"`
-	Authorized       bool   `form:"authorized"`
-	ConfirmDuplicate bool   `form:"confirm_duplicate"`
+	AuthorizedHow    string         `form:"authorized_how"`
+	Authorized       httpx.Checkbox `form:"authorized"`
+	ConfirmDuplicate httpx.Checkbox `form:"confirm_duplicate"`
 }
 
 // PaySaved charges (or authorizes) a saved method.
@@ -168,7 +169,7 @@ func (s *Service) PaySaved(ctx context.Context, u *models.User, merchantID uuid.
 		if kind == KindAuthorization || tip > 0 || tax > 0 {
 			errs.Add("action", "A bank account is debited at once: no authorization, tip or tax.")
 		}
-		how = checkAuthorization(f.AuthorizedHow, f.Authorized, errs)
+		how = checkAuthorization(f.AuthorizedHow, bool(f.Authorized), errs)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -176,7 +177,7 @@ func (s *Service) PaySaved(ctx context.Context, u *models.User, merchantID uuid.
 	in := intent{n: NewTransaction{ID: id, MerchantID: m.ID, Source: source, Kind: kind, CustomerID: &sm.CustomerID,
 		SavedMethodID: &sm.ID, AmountCents: amount, TipCents: tip, TaxCents: tax, Reference: reference, Card: sm.Card,
 		CreatedBy: &u.ID, Event: Event{Kind: EventRequested, Message: requestWords(kind, source, amount+tip, sm.Card) + " (saved method)"}},
-		dupSource: source, confirmed: f.ConfirmDuplicate, audit: audit.ActionPaymentRequested}
+		dupSource: source, confirmed: bool(f.ConfirmDuplicate), audit: audit.ActionPaymentRequested}
 	if source == SourceACH {
 		in.also = func(tx pgx.Tx, t *Transaction) error {
 			c, err := s.loadCustomer(ctx, tx, m.ID, sm.CustomerID)

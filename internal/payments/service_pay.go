@@ -231,7 +231,7 @@ func (s *Service) PayCard(ctx context.Context, u *models.User, merchantID uuid.U
 		AmountCents: p.amount, TipCents: p.tip, TaxCents: p.tax, Reference: p.reference, Card: card, Billing: p.billing,
 		CreatedBy: &u.ID, Details: level2Details(p.level2),
 		Event: Event{Kind: EventRequested, Message: requestWords(p.kind, SourceCard, p.amount+p.tip, card)}},
-		dupSource: SourceCard, confirmed: f.ConfirmDuplicate, audit: audit.ActionPaymentRequested}
+		dupSource: SourceCard, confirmed: bool(f.ConfirmDuplicate), audit: audit.ActionPaymentRequested}
 	t, repeated, err := s.record(ctx, u, m, &in)
 	if err != nil || repeated {
 		return &Result{Transaction: t, Repeated: repeated}, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/payments"
 )
@@ -53,7 +54,7 @@ type ReverseForm struct {
 	FormToken string `form:"form_token"`
 	Amount    string `form:"amount"`
 	// Acknowledge is the go-ahead after the review warning.
-	Acknowledge bool `form:"acknowledge"`
+	Acknowledge httpx.Checkbox `form:"acknowledge"`
 }
 
 // PlanReverse says what reversing a payment will do now.

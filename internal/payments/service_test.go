@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/testutil"
 )
@@ -251,7 +252,7 @@ func (e *svcEnv) reverse(id uuid.UUID, amount string, ack bool) *payments.Transa
 	e.t.Helper()
 	token, _ := e.svc.MintToken(e.merchant, e.user, payments.PurposeReverse(id))
 	res, err := e.svc.Reverse(context.Background(), e.user, e.merchant.ID, id,
-		&payments.ReverseForm{FormToken: token, Amount: amount, Acknowledge: ack})
+		&payments.ReverseForm{FormToken: token, Amount: amount, Acknowledge: httpx.Checkbox(ack)})
 	if err != nil {
 		e.t.Fatalf("reverse %s: %v", amount, err)
 	}

@@ -117,6 +117,17 @@ func (a *Access) mayLaunch(kind Kind, amount int64, loc Location) error {
 	return nil
 }
 
+// mayTry refuses, before anything of a request is read but its kind, a user whose
+// rights can never allow it: someone who may launch nothing, or not this kind. What
+// depends on the rest of the request (a test amount's size, the location's test mode)
+// mayLaunch checks once the request is read. An unknown kind is the plan's to word.
+func (a *Access) mayTry(kind Kind) error {
+	if !kind.Valid() {
+		kind = KindSale // the kind anyone who may launch anything may try
+	}
+	return a.mayLaunch(kind, 1, Location{TestMode: true})
+}
+
 // CanLaunch reports whether a may launch at least something.
 func (a *Access) CanLaunch() bool { return !a.Merchant.Suspended && (a.Staff || a.UseTerminals) }
 

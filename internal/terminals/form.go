@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/payportal/portal/internal/httpx"
 	upstream "github.com/payportal/portal/internal/upstream/terminals"
 )
 
@@ -28,9 +29,9 @@ type LaunchRequest struct {
 	Linked string `form:"linked"`
 	Reason string `form:"reason"`
 	// Consent: the cardholder agreed to have their card saved.
-	Consent bool `form:"consent"`
+	Consent httpx.Checkbox `form:"consent"`
 	// ConfirmTip: the user saw the warning of a tip above 20%.
-	ConfirmTip bool `form:"confirm_tip"`
+	ConfirmTip httpx.Checkbox `form:"confirm_tip"`
 }
 
 // Field limits. The cloud takes references and cashiers of at most 50

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/apperr"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/terminals"
 )
@@ -16,7 +17,7 @@ func TestTipsNameTheOriginalSaleOnItsOwnDevice(t *testing.T) {
 	e.devices(t)
 	s := e.finished(t, e.launch(t, e.user, sale("50.00", "TAB-9", "TABLE-D210")).ID, 4*time.Second)
 	tip := func(total string, confirm bool, original string) (*terminals.Launch, error) {
-		return e.try(e.user, terminals.LaunchRequest{Kind: "tip", Amount: total, Original: original, Device: "EMULATOR", ConfirmTip: confirm})
+		return e.try(e.user, terminals.LaunchRequest{Kind: "tip", Amount: total, Original: original, Device: "EMULATOR", ConfirmTip: httpx.Checkbox(confirm)})
 	}
 	// Above 20% asks for a confirmation; below the sale is refused.
 	if _, err := tip("61.00", false, s.ID.String()); fieldOf(err) != "confirm_tip" {

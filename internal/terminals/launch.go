@@ -22,8 +22,8 @@ type plan struct {
 	original *Launch // the sale of a void or tip, the saved card of a token sale
 }
 
-// Launch starts a transaction on a terminal for u: it checks the request
-// and the user's rights, commits the launch (which takes the device: a
+// Launch starts a transaction on a terminal for u: it checks the user's
+// rights, then the request (and the rights again for what it asks), commits the launch (which takes the device: a
 // device with an open launch refuses a second one), sends it to the cloud
 // once, and hands it to the follower. The returned launch is sending,
 // waiting, unknown or not sent; its page follows it from there. The same
@@ -31,6 +31,10 @@ type plan struct {
 func (s *Service) Launch(ctx context.Context, u *models.User, merchantID uuid.UUID, req LaunchRequest) (*Launch, error) {
 	acc, err := s.access(ctx, u, merchantID)
 	if err != nil {
+		return nil, err
+	}
+	// Rights first: a person who may not launch this is told so, whatever the form holds.
+	if err := acc.mayTry(Kind(strings.TrimSpace(req.Kind))); err != nil {
 		return nil, err
 	}
 	if err := s.configured(); err != nil {

@@ -179,7 +179,7 @@ func planAmount(l *Launch, original *Launch, req LaunchRequest, errs apperr.Fiel
 	switch {
 	case cents < sale:
 		errs.Add("amount", "The new total cannot be below the sale amount of "+FormatCents(sale)+".")
-	case tip*100 > sale*tipWarnPercent && !req.ConfirmTip:
+	case tip*100 > sale*tipWarnPercent && !bool(req.ConfirmTip):
 		errs.Add("confirm_tip", fmt.Sprintf("The tip of %s is %d%% of the sale, above %d%%: tick the box to confirm it.",
 			FormatCents(tip), tip*100/sale, tipWarnPercent))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
 )
 
@@ -77,7 +78,7 @@ func (s *Service) Confirm(ctx context.Context, u *models.User, merchantID, id uu
 type ResendRequest struct {
 	FormToken string `form:"form_token"`
 	// Understood: the person read the warning.
-	Understood bool `form:"understood"`
+	Understood httpx.Checkbox `form:"understood"`
 }
 
 // Resend sends an unknown launch again with the same reference, amount and
@@ -88,6 +89,22 @@ type ResendRequest struct {
 func (s *Service) Resend(ctx context.Context, u *models.User, merchantID, id uuid.UUID, req ResendRequest) (*Launch, error) {
 	acc, err := s.access(ctx, u, merchantID)
 	if err != nil {
+		return nil, err
+	}
+	// Rights first, before the form is read: someone who may launch nothing is refused
+	// before the launch is even looked up, then the launch's own kind is checked.
+	if err := acc.mayTry(""); err != nil {
+		return nil, err
+	}
+	old, err := s.store.MerchantLaunch(ctx, merchantID, id)
+	if err != nil {
+		return nil, err
+	}
+	loc, ok := acc.Merchant.Location(old.LocationID)
+	if !ok {
+		return nil, models.ErrNotFound
+	}
+	if err := acc.mayLaunch(old.Kind, old.Amount(), loc); err != nil {
 		return nil, err
 	}
 	if err := s.configured(); err != nil {
@@ -102,17 +119,6 @@ func (s *Service) Resend(ctx context.Context, u *models.User, merchantID, id uui
 	}
 	if !req.Understood {
 		return nil, apperr.Invalid("understood", "Tick the box to confirm that the terminal shows no result for this transaction.")
-	}
-	old, err := s.store.MerchantLaunch(ctx, merchantID, id)
-	if err != nil {
-		return nil, err
-	}
-	loc, ok := acc.Merchant.Location(old.LocationID)
-	if !ok {
-		return nil, models.ErrNotFound
-	}
-	if err := acc.mayLaunch(old.Kind, old.Amount(), loc); err != nil {
-		return nil, err
 	}
 	p := &plan{launch: resendOf(old, u, token), loc: loc}
 	if old.OriginalID != nil {
