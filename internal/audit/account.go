@@ -76,16 +76,34 @@ func AccountHistory(ctx context.Context, q database.Querier, userID uuid.UUID, l
 	return out, nil
 }
 
+// accountWords words the account entries that need no details; the others are worded
+// in describeAccountEvent.
+var accountWords = map[string]string{
+	ActionInvitationResent:     "e-mailed a new invitation link",
+	ActionInvitationAccepted:   "accepted the invitation and chose a password",
+	ActionUserDeactivated:      "deactivated the account",
+	ActionUserReactivated:      "reactivated the account",
+	ActionPasswordChanged:      "changed the password",
+	ActionPasswordReset:        "reset the password (a generated one, to change at the next sign-in)",
+	ActionMFAEnrolled:          "set up two-step sign-in",
+	ActionMFATurnedOff:         "turned two-step sign-in off",
+	ActionMFAReset:             "reset two-step sign-in (to set up again at the next sign-in)",
+	ActionRecoveryCodesRenewed: "replaced the recovery codes",
+}
+
+// failedAccountWords words the refused attempts, before their reason.
+var failedAccountWords = map[string]string{
+	ActionPasswordChanged:      "tried to change the password",
+	ActionMFAEnrolled:          "tried to set up two-step sign-in",
+	ActionMFATurnedOff:         "tried to turn two-step sign-in off",
+	ActionRecoveryCodesRenewed: "tried to replace the recovery codes",
+}
+
 // describeAccountEvent words an account entry, without the actor.
 func describeAccountEvent(action string, d AccountDetails, failed bool) string {
 	if failed {
-		what := map[string]string{
-			ActionPasswordChanged:      "tried to change the password",
-			ActionMFAEnrolled:          "tried to set up two-step sign-in",
-			ActionMFATurnedOff:         "tried to turn two-step sign-in off",
-			ActionRecoveryCodesRenewed: "tried to replace the recovery codes",
-		}[action]
-		if what == "" {
+		what, ok := failedAccountWords[action]
+		if !ok {
 			what = "tried " + action
 		}
 		if d.Reason != "" {
@@ -98,28 +116,11 @@ func describeAccountEvent(action string, d AccountDetails, failed bool) string {
 		return "created the account as " + d.Role + ", with a generated password to change at the first sign-in"
 	case ActionUserInvited:
 		return "invited them as " + d.Role + " (a one-time link to choose a password, e-mailed)"
-	case ActionInvitationResent:
-		return "e-mailed a new invitation link"
-	case ActionInvitationAccepted:
-		return "accepted the invitation and chose a password"
 	case ActionRoleChanged:
 		return "changed the role from " + d.FromRole + " to " + d.ToRole
-	case ActionUserDeactivated:
-		return "deactivated the account"
-	case ActionUserReactivated:
-		return "reactivated the account"
-	case ActionPasswordChanged:
-		return "changed the password"
-	case ActionPasswordReset:
-		return "reset the password (a generated one, to change at the next sign-in)"
-	case ActionMFAEnrolled:
-		return "set up two-step sign-in"
-	case ActionMFATurnedOff:
-		return "turned two-step sign-in off"
-	case ActionMFAReset:
-		return "reset two-step sign-in (to set up again at the next sign-in)"
-	case ActionRecoveryCodesRenewed:
-		return "replaced the recovery codes"
+	}
+	if words, ok := accountWords[action]; ok {
+		return words
 	}
 	return action
 }
