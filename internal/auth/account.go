@@ -83,3 +83,83 @@ func (s *Service) SetRole(ctx context.Context, actor *models.User, id uuid.UUID,
 		return s.record(ctx, tx, actor, id, audit.ActionRoleChanged, audit.AccountDetails{FromRole: u.Role.Label(), ToRole: role.Label()})
 	})
 }
+
+// SetActive activates or deactivates a user, recorded. An admin cannot deactivate
+// themselves, so the portal always keeps someone who can manage it.
+func (s *Service) SetActive(ctx context.Context, actor *models.User, id uuid.UUID, active bool) error {
+	if !active && actor.ID == id {
+		return apperr.New(apperr.KindConflict, "You cannot deactivate your own account.")
+	}
+	action := audit.ActionUserReactivated
+	if !active {
+		action = audit.ActionUserDeactivated
+	}
+	return s.db.InTx(ctx, func(tx database.Tx) error {
+		users := NewStore(tx.Gorm())
+		u, err := users.ByID(ctx, id)
+		if err != nil || u.Active == active {
+			return err // nothing changes: nothing to record
+		}
+		if err := users.SetActive(ctx, id, active, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, actor, id, action, audit.AccountDetails{})
+	})
+}
+
+// ResetPassword gives a user a new generated password that must be changed at
+// the next sign-in, and ends the user's sessions; actor, the admin, is recorded.
+func (s *Service) ResetPassword(ctx context.Context, actor *models.User, id uuid.UUID) (string, error) {
+	password := GeneratePassword()
+	hash, err := s.hashPassword(ctx, password)
+	if err != nil {
+		return "", err
+	}
+	err = s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := NewStore(tx.Gorm()).SetPassword(ctx, id, hash, true, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, actor, id, audit.ActionPasswordReset, audit.AccountDetails{})
+	})
+	if err != nil {
+		return "", err
+	}
+	return password, nil
+}
+
+// ChangePassword replaces a user's own password after checking the current one. A
+// wrong current password is recorded as a failed attempt.
+func (s *Service) ChangePassword(ctx context.Context, u *models.User, current, next, confirm string) error {
+	errs := apperr.FieldErrors{}
+	wrongCurrent := false
+	if ok, err := s.checkPassword(ctx, u.PasswordHash, current); err != nil {
+		return err
+	} else if !ok {
+		errs["current_password"] = "This is not your current password."
+		wrongCurrent = true
+	}
+	if msg := CheckPasswordStrength(next, u.Email); msg != "" {
+		errs["new_password"] = msg
+	} else if next == current {
+		errs["new_password"] = "Choose a password different from the current one."
+	}
+	if next != confirm {
+		errs["confirm_password"] = "The two new passwords do not match."
+	}
+	if wrongCurrent {
+		return s.recordFailure(ctx, u, audit.ActionPasswordChanged, "the current password typed was wrong", errs.Err())
+	}
+	if len(errs) > 0 {
+		return &apperr.ValidationError{Fields: errs}
+	}
+	hash, err := s.hashPassword(ctx, next)
+	if err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(tx database.Tx) error {
+		if err := NewStore(tx.Gorm()).SetPassword(ctx, u.ID, hash, false, s.now()); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, u, u.ID, audit.ActionPasswordChanged, audit.AccountDetails{})
+	})
+}
