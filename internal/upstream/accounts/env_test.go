@@ -53,7 +53,7 @@ func newEnv(t *testing.T, mutate func(*sandbox.Options), wrap func(http.Handler)
 	if err != nil {
 		t.Fatalf("sandbox.New: %v", err)
 	}
-	var h http.Handler = sb.Handler()
+	h := sb.Handler()
 	if wrap != nil {
 		h = wrap(h)
 	}
