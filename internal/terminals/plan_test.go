@@ -166,3 +166,55 @@ func TestLaunchPlanBranches(t *testing.T) {
 		})
 	}
 }
+
+// The table of plan, row by row: each kind asks for what its row says and
+// runs where its row says. A request carrying nothing but the kind is
+// refused at exactly the fields the row needs.
+func TestLaunchRulesRowByRow(t *testing.T) {
+	e := newEnv(t)
+	e.devices(t)
+	rules := terminals.LaunchRules()
+	if len(rules) != len(terminals.Kinds) {
+		t.Fatalf("%d rows for %d kinds", len(rules), len(terminals.Kinds))
+	}
+	sale := &terminals.Launch{LocationID: "LOC-SALE", DeviceName: "SALE-DEVICE"}
+	for _, kind := range terminals.Kinds {
+		row, ok := rules[kind]
+		t.Run(string(kind), func(t *testing.T) {
+			if !ok {
+				t.Fatal("no row")
+			}
+			want := map[string]bool{"original": row.Original, "amount": row.Amount, "reason": row.Reason, "consent": row.Consent}
+			_, err := e.try(e.user, terminals.LaunchRequest{Kind: string(kind), Device: "COUNTER-S300"})
+			fields, _ := apperr.FieldsOf(err)
+			for f, needed := range want {
+				if _, got := fields[f]; got != needed {
+					t.Errorf("%s: refused %v, row says needed %v (%v)", f, got, needed, fields)
+				}
+			}
+			if row.Amount != kind.HasAmount() || row.Original != kind.NeedsOriginal() {
+				t.Errorf("Kind's methods disagree with the row")
+			}
+			// Where it runs: the form's device, or the sale's.
+			type where struct{ loc, dev string }
+			cases := map[string][3]where{ // form at the sale's location / elsewhere / with no device
+				"chosen":          {{"LOC-SALE", "MINE"}, {"LOC-OTHER", "MINE"}, {"LOC-SALE", ""}},
+				"sale's device":   {{"LOC-SALE", "SALE-DEVICE"}, {"LOC-SALE", "SALE-DEVICE"}, {"LOC-SALE", "SALE-DEVICE"}},
+				"sale's location": {{"LOC-SALE", "MINE"}, {"LOC-SALE", "SALE-DEVICE"}, {"LOC-SALE", "SALE-DEVICE"}},
+			}
+			forms := [3]where{{"LOC-SALE", "MINE"}, {"LOC-OTHER", "MINE"}, {"LOC-SALE", ""}}
+			for i, f := range forms {
+				loc, dev := terminals.RunsOn(kind, f.loc, f.dev, sale)
+				if got := (where{loc, dev}); got != cases[row.Runs][i] {
+					t.Errorf("form %v: runs on %v, row %q says %v", f, got, row.Runs, cases[row.Runs][i])
+				}
+				if loc, dev := terminals.RunsOn(kind, f.loc, f.dev, nil); loc != f.loc || dev != f.dev {
+					t.Errorf("without a sale, form %v runs on %s/%s", f, loc, dev)
+				}
+			}
+			if (row.Refs == "sale's") != (kind == terminals.KindVoid || kind == terminals.KindTip) {
+				t.Errorf("references from %s", row.Refs)
+			}
+		})
+	}
+}
