@@ -188,15 +188,7 @@ func (v Viewer) may(p Permission) error {
 // Held lists the permissions v holds, in the order of the one list, two-step
 // sign-in aside: pages offer what they allow, and Authorize (OpenPayments)
 // says at the action when two-step sign-in is missing.
-func (v Viewer) Held() Permissions {
-	out := Permissions{}
-	for _, i := range permissionList {
-		if v.holds(i.Permission) {
-			out = append(out, i.Permission)
-		}
-	}
-	return out
-}
+func (v Viewer) Held() Permissions { return permissionsWhere(v.holds) }
 
 // SeesPersonalData reports whether v may read cardholders' and customers'
 // names, e-mail and billing addresses: the merchant's own people. The

@@ -13,12 +13,13 @@ type Waits struct {
 	waits []time.Duration
 }
 
-// Sleep records d and returns at once.
-func (w *Waits) Sleep(_ context.Context, d time.Duration) error {
+// Sleep records d and returns at once, with ctx's error when ctx has ended
+// (as a real sleep would).
+func (w *Waits) Sleep(ctx context.Context, d time.Duration) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.waits = append(w.waits, d)
-	return nil
+	return ctx.Err()
 }
 
 // All returns the waits recorded so far, in order.
