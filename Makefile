@@ -75,19 +75,24 @@ tools-lint:
 	@$(GOBIN)/golangci-lint version 2>/dev/null | grep -q "version $(GOLANGCI_VERSION) " || $(GO) install $(GOLANGCI)
 
 ## The linter guards the arrows between packages (depguard, see .golangci.yml and
-## ARCHITECTURE.md) and a few habits; make test runs it beside the tests.
+## ARCHITECTURE.md) and a few habits, and go.mod must be tidy (go mod tidy -diff
+## prints what tidying would change: a direct import marked indirect, a requirement
+## nothing uses); make test runs both beside the tests.
+LINT = tidy=0; $(GO) mod tidy -diff || { tidy=1; echo "go.mod is not tidy: run go mod tidy"; }; \
+	$(GOBIN)/golangci-lint run --allow-parallel-runners ./... && [ $$tidy -eq 0 ]
+
 lint: tools-lint
-	$(GOBIN)/golangci-lint run --allow-parallel-runners ./...
+	@$(LINT)
 
 test: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
 	lint_log=$$(mktemp); \
-	$(GOBIN)/golangci-lint run --allow-parallel-runners ./... >"$$lint_log" 2>&1 & lint_pid=$$!; \
+	( $(LINT) ) >"$$lint_log" 2>&1 & lint_pid=$$!; \
 	$(GO) test -race -timeout 30m ./...; test_status=$$?; \
 	wait $$lint_pid; lint_status=$$?; \
 	echo "golangci-lint:"; cat "$$lint_log"; rm -f "$$lint_log"; \
-	[ $$lint_status -eq 0 ] || echo "golangci-lint failed: a wrong arrow between packages, or a habit of .golangci.yml"; \
+	[ $$lint_status -eq 0 ] || echo "lint failed: a wrong arrow between packages, a habit of .golangci.yml, or an untidy go.mod"; \
 	[ $$test_status -eq 0 ] && [ $$lint_status -eq 0 ]
 
 bench: assets tools-test

@@ -50,7 +50,8 @@ func wirePayments(p paymentParts) *payments.Service {
 }
 
 // merchantAccess adapts the merchants room to what the payments room
-// declares it needs (payments.Merchants).
+// declares it needs (payments.Merchants). It converts types only: who may do
+// what is the merchants room's (PaymentAccess.Rights, OpenPayments).
 type merchantAccess struct{ svc *merchants.Service }
 
 // toPayments and fromPayments map the one permission list onto the payments
@@ -69,9 +70,8 @@ func fromPayments(p payments.Permission) merchants.Permission {
 	return merchants.Permission(p)
 }
 
-// ForUser: admins and the owning rep view (without cardholders' or
-// customers' names); members hold their membership's permissions. One
-// query, and nothing decrypted.
+// ForUser loads the merchant with the user's rights, in one query, and
+// decrypts nothing.
 func (a merchantAccess) ForUser(ctx context.Context, u *models.User, id uuid.UUID) (*payments.Merchant, error) {
 	acc, err := a.svc.PaymentAccessFor(ctx, u, id)
 	if err != nil {
@@ -81,9 +81,9 @@ func (a merchantAccess) ForUser(ctx context.Context, u *models.User, id uuid.UUI
 }
 
 // ForAction loads the merchant once (one query), lets the payments room
-// choose the right and refuse first in its words, then asks the merchants
-// room itself (membership, two-step sign-in, suspension) before the
-// payment account is decrypted.
+// choose the right and refuse first in its words, then the merchants room
+// decides (OpenPayments: Authorize's check) before the payment account is
+// decrypted.
 func (a merchantAccess) ForAction(ctx context.Context, u *models.User, id uuid.UUID,
 	choose func(*payments.Merchant) (payments.Permission, error)) (*payments.Merchant, error) {
 	acc, err := a.svc.PaymentAccessFor(ctx, u, id)
@@ -106,21 +106,13 @@ func (a merchantAccess) ForAction(ctx context.Context, u *models.User, id uuid.U
 }
 
 // paymentsMerchant is the merchant as the payments room sees it, with the
-// viewer's rights.
+// rights the merchants room gives the viewer.
 func paymentsMerchant(acc *merchants.PaymentAccess) *payments.Merchant {
-	m, v := acc.Merchant, acc.Viewer
-	pm := &payments.Merchant{ID: m.ID, Name: m.Name, Suspended: m.Suspended(), Rights: map[payments.Permission]bool{}}
-	switch {
-	case v.Member:
-		pm.SeesPersonalData = true
-		for _, p := range v.Permissions {
-			pm.Rights[toPayments(p)] = true
-		}
-	case v.Admin, v.OwnerRep:
-		pm.Rights[payments.PermView] = true
-	}
-	if len(pm.Rights) > 1 || (len(pm.Rights) == 1 && !pm.Rights[payments.PermView]) {
-		pm.HasPaymentAccount = acc.HasPaymentAccount
+	r := acc.Rights()
+	pm := &payments.Merchant{ID: acc.Merchant.ID, Name: acc.Merchant.Name, Suspended: acc.Merchant.Suspended(),
+		Rights: map[payments.Permission]bool{}, SeesPersonalData: r.SeesPersonalData, HasPaymentAccount: r.HasPaymentAccount}
+	for _, p := range r.Held {
+		pm.Rights[toPayments(p)] = true
 	}
 	return pm
 }

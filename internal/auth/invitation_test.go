@@ -15,8 +15,6 @@ import (
 	"github.com/payportal/portal/internal/testutil/apptest"
 )
 
-var invitationLink = regexp.MustCompile(`https?://[^\s"<>]+/invite/[A-Za-z0-9_-]+`)
-
 // outboxLink finds the link of a held message on its outbox page.
 var outboxLink = regexp.MustCompile(`id="outbox-link" type="text" readonly value="([^"]+)"`)
 

@@ -387,6 +387,11 @@ func TestRequiredDocumentSlots(t *testing.T) {
   <span class="state state-attention">Missing</span>`) {
 			t.Errorf("slot %s not missing", code)
 		}
+		// The list's refresh carries the slot's state out of band.
+		if !strings.Contains(list, `<span id="slot-status-`+code+`" class="doc-slot-status" hx-swap-oob="true">
+  <span class="state state-attention">Missing</span>`) {
+			t.Errorf("the list's refresh does not say slot %s is missing:\n%s", code, list)
+		}
 	}
 	upload(t, c, documents.SectionPath(a.ID), "voided_check", "check.pdf", samplePDF)
 	// The list's refresh brings the slots' states with it.

@@ -91,7 +91,7 @@ func (h *Handlers) Show(c echo.Context) error {
 	if shown == "" {
 		shown = HiddenLink
 	}
-	m.Content = m.Content.WithLink(shown)
+	m.Content = m.WithLink(shown)
 	return h.views.Page(c, http.StatusOK, "outbox/show", m.Subject, page)
 }
 

@@ -76,7 +76,7 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) 
 		return err
 	}
 	if link != "" {
-		m.Content = m.Content.WithLink(link)
+		m.Content = m.WithLink(link)
 	}
 	sendErr := w.sender.Send(ctx, m)
 	// The outcome is recorded even when the job's context has just ended

@@ -121,9 +121,13 @@ func errNoPermission(p Permission) error {
 // the merchant with its credentials decrypted for the upstream clients. A
 // merchant u may not see is models.ErrNotFound (404); a permission u does
 // not hold is apperr.KindForbidden (403); any action but PermViewOnly on a
-// suspended merchant is ErrSuspended (409). Admins hold PermViewOnly on
-// every merchant; every other permission needs a membership that grants it.
-// A permission that moves money also needs two-step sign-in to be on.
+// suspended merchant is ErrSuspended (409). Admins and the owning sales rep
+// hold PermViewOnly (the ledger without personal data); every other
+// permission needs a membership that grants it. A permission that moves
+// money also needs two-step sign-in to be on. It decides every
+// merchant-scoped action: the payments room's (PaymentAccessFor and
+// OpenPayments run the same check on one query) and the terminals room's
+// (Viewer.TerminalRights) go through the same rule.
 //
 // The caller records its action in the merchant's audit trail
 // (audit.Merchant(id)), in the transaction of the action.
@@ -135,33 +139,83 @@ func (s *Service) Authorize(ctx context.Context, u *models.User, id uuid.UUID, p
 	if err != nil {
 		return nil, err
 	}
-	if err := allows(u, m, v, p); err != nil {
+	if err := allows(m, v, p); err != nil {
 		return nil, err
 	}
 	return s.credentials(ctx, m)
 }
 
-// allows is Authorize's check of what v may do on m: admins hold
-// PermViewOnly; every other permission needs a membership that grants it;
-// one that moves money needs two-step sign-in; any action but PermViewOnly
-// needs a merchant that is not suspended.
-func allows(u *models.User, m *Merchant, v Viewer, p Permission) error {
-	switch {
-	case v.Admin && p == PermViewOnly:
-	case !v.Member:
-		return errNoPermission(p)
-	case p == PermViewOnly && len(v.Permissions) > 0:
-		// Anyone who may act on the merchant may also look.
-	case !v.Permissions.Has(p):
-		return errNoPermission(p)
-	}
-	if p.NeedsMFA() && !u.MFAEnabled() {
-		return errNeedsMFA
+// allows is Authorize's check of what v may do on m: what v may do at all
+// (Viewer.may), and any action but PermViewOnly needs a merchant that is not
+// suspended.
+func allows(m *Merchant, v Viewer, p Permission) error {
+	if err := v.may(p); err != nil {
+		return err
 	}
 	if p != PermViewOnly {
 		return m.CanTransact()
 	}
 	return nil
+}
+
+// holds reports whether v holds p: the reseller's people (admins, the owning
+// rep) hold PermViewOnly; a member holds what the membership grants, and
+// PermViewOnly with any of it (who may act may also look).
+func (v Viewer) holds(p Permission) bool {
+	switch {
+	case v.Staff():
+		return p == PermViewOnly
+	case v.Member && p == PermViewOnly:
+		return len(v.Permissions) > 0
+	case v.Member:
+		return v.Permissions.Has(p)
+	}
+	return false
+}
+
+// may is what v may do whatever the merchant's state: p held, and two-step
+// sign-in on when p moves money.
+func (v Viewer) may(p Permission) error {
+	switch {
+	case !v.holds(p):
+		return errNoPermission(p)
+	case p.NeedsMFA() && !v.User.MFAEnabled():
+		return errNeedsMFA
+	}
+	return nil
+}
+
+// Held lists the permissions v holds, in the order of the one list, two-step
+// sign-in aside: pages offer what they allow, and Authorize (OpenPayments)
+// says at the action when two-step sign-in is missing.
+func (v Viewer) Held() Permissions { return permissionsWhere(v.holds) }
+
+// SeesPersonalData reports whether v may read cardholders' and customers'
+// names, e-mail and billing addresses: the merchant's own people. The
+// reseller's people see totals and masked cards only.
+func (v Viewer) SeesPersonalData() bool { return v.Member }
+
+// TerminalRights is what a viewer may do with a merchant's terminals, as
+// Authorize decides each permission (membership, permission, two-step
+// sign-in); suspension is checked at each launch.
+type TerminalRights struct {
+	// Install: the reseller's people (admins, the owning rep) install
+	// terminals; the terminals room says what an installer may run.
+	Install bool
+	// Use, Refund, Void, Adjust: PermUseTerminals, PermRefund, PermVoid and
+	// PermCaptureAdjust as Authorize grants them.
+	Use, Refund, Void, Adjust bool
+}
+
+// TerminalRights is v's TerminalRights.
+func (v Viewer) TerminalRights() TerminalRights {
+	return TerminalRights{
+		Install: v.Staff(),
+		Use:     v.may(PermUseTerminals) == nil,
+		Refund:  v.may(PermRefund) == nil,
+		Void:    v.may(PermVoid) == nil,
+		Adjust:  v.may(PermCaptureAdjust) == nil,
+	}
 }
 
 // credentials decrypts a merchant's credentials.

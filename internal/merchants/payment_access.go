@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -57,6 +58,23 @@ func (s *Service) PaymentAccessFor(ctx context.Context, u *models.User, id uuid.
 	return row.access(v), nil
 }
 
+// PaymentRights is what a person may do with a merchant's payments, as
+// Authorize decides it, for the payments room's pages: the permissions held
+// (Viewer.Held), whether personal data is shown, and whether there is a
+// payment account, told only to someone who may act.
+type PaymentRights struct {
+	Held              Permissions
+	SeesPersonalData  bool
+	HasPaymentAccount bool
+}
+
+// Rights is a's PaymentRights.
+func (a *PaymentAccess) Rights() PaymentRights {
+	r := PaymentRights{Held: a.Viewer.Held(), SeesPersonalData: a.Viewer.SeesPersonalData()}
+	r.HasPaymentAccount = a.HasPaymentAccount && slices.ContainsFunc(r.Held, func(p Permission) bool { return p != PermViewOnly })
+	return r
+}
+
 // OpenPayments runs Authorize's check for an action of a's viewer that needs
 // p (membership and permission, two-step sign-in for a permission that moves
 // money, suspension: the same errors as Authorize) and only then decrypts
@@ -65,7 +83,7 @@ func (s *Service) OpenPayments(a *PaymentAccess, p Permission) (*payments.Accoun
 	if !p.Valid() {
 		return nil, fmt.Errorf("merchants: unknown permission %q", p)
 	}
-	if err := allows(a.Viewer.User, a.Merchant, a.Viewer, p); err != nil {
+	if err := allows(a.Merchant, a.Viewer, p); err != nil {
 		return nil, err
 	}
 	return s.openPayments(a)

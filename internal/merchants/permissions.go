@@ -124,10 +124,14 @@ func (ps Permissions) check() error {
 }
 
 // normalized keeps known permissions once each, in the order of the list.
-func (ps Permissions) normalized() Permissions {
+func (ps Permissions) normalized() Permissions { return permissionsWhere(ps.Has) }
+
+// permissionsWhere lists the permissions keep accepts, in the order of the
+// one list.
+func permissionsWhere(keep func(Permission) bool) Permissions {
 	out := Permissions{}
 	for _, i := range permissionList {
-		if ps.Has(i.Permission) {
+		if keep(i.Permission) {
 			out = append(out, i.Permission)
 		}
 	}

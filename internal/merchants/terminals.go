@@ -36,19 +36,20 @@ func (s *Service) TerminalLocations(ctx context.Context, id uuid.UUID) (*Merchan
 	return m, locs, nil
 }
 
-// VisibleTerminals is Visible with the merchant's live terminal locations
+// VisibleTerminals is Visible with u's rights on the merchant's terminals
+// (Viewer.TerminalRights, Authorize's rule) and its live terminal locations
 // (as TerminalLocations gives them), the merchant read once: for the
-// terminals room's pages and actions, which then decide on the viewer.
-func (s *Service) VisibleTerminals(ctx context.Context, u *models.User, id uuid.UUID) (*Merchant, Viewer, []TerminalLocation, error) {
+// terminals room's pages and actions.
+func (s *Service) VisibleTerminals(ctx context.Context, u *models.User, id uuid.UUID) (*Merchant, TerminalRights, []TerminalLocation, error) {
 	m, v, err := s.Visible(ctx, u, id)
 	if err != nil {
-		return nil, Viewer{}, nil, err
+		return nil, TerminalRights{}, nil, err
 	}
 	locs, err := s.terminalLocations(ctx, id)
 	if err != nil {
-		return nil, Viewer{}, nil, err
+		return nil, TerminalRights{}, nil, err
 	}
-	return m, v, locs, nil
+	return m, v.TerminalRights(), locs, nil
 }
 
 // terminalLocations lists a merchant's live locations with its decrypted

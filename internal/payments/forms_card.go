@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -123,12 +122,18 @@ func (b billingForm) validate(errs apperr.FieldErrors) {
 	}
 }
 
+// zipRune reports a character a postal code may hold: letters, digits, spaces
+// and dashes (codes outside the US have letters).
+func zipRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == ' ' || r == '-'
+}
+
 func zipPattern(z string) bool {
 	if len(z) < 3 || len(z) > 10 {
 		return false
 	}
 	for _, r := range z {
-		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == ' ' || r == '-') {
+		if !zipRune(r) {
 			return false
 		}
 	}
@@ -199,7 +204,3 @@ func cardSummary(n upstream.CardNumber) Card {
 	}
 	return Card{Brand: n.Brand(), First6: n.First6(), Last4: n.Last4()}
 }
-
-// errNoCard is a programming error: a card payment reached the service
-// without its card.
-var errNoCard = errors.New("payments: no card")

@@ -50,11 +50,3 @@ func parseOptionalAmount(typed string) (int64, string) {
 	}
 	return parseCents(typed)
 }
-
-// plainAmount writes cents as the amount field shows it: "1234.50".
-func plainAmount(c int64) string {
-	if c == 0 {
-		return ""
-	}
-	return decimal(c)
-}

@@ -107,8 +107,7 @@ func (s *Service) AdjustTip(ctx context.Context, u *models.User, merchantID, id 
 			return err
 		}
 		switch {
-		case orig.Source != SourceCard || !(orig.Kind == KindSale && orig.Status == StatusApproved ||
-			orig.Kind == KindAuthorization && orig.Status == StatusCaptured):
+		case !tipAdjustable(orig):
 			return apperr.New(apperr.KindConflict, "Only a fully approved card sale that is not voided can have its tip adjusted.")
 		case orig.AmountCents+tip > MaxAmountCents:
 			return apperr.Invalid("tip", "The amount and tip together can be at most "+FormatCents(MaxAmountCents)+".")
@@ -150,4 +149,11 @@ func (s *Service) lockOpenOriginal(ctx context.Context, tx pgx.Tx, merchantID, i
 		return nil, apperr.New(apperr.KindConflict, "Another change to this payment is on its way. Wait for its answer.")
 	}
 	return orig, nil
+}
+
+// tipAdjustable reports a transaction whose tip may change: a card sale
+// approved in full, or a captured card authorization.
+func tipAdjustable(t *Transaction) bool {
+	return t.Source == SourceCard && (t.Kind == KindSale && t.Status == StatusApproved ||
+		t.Kind == KindAuthorization && t.Status == StatusCaptured)
 }

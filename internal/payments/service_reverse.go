@@ -71,75 +71,73 @@ func (s *Service) PlanReverse(ctx context.Context, u *models.User, merchantID, i
 }
 
 // plan works out the reversal of orig (read under its lock for a plan that
-// holds).
+// holds): the facts of the payment, then the row of reverseRules they match.
 func (s *Service) plan(ctx context.Context, tx pgx.Tx, m *Merchant, orig *Transaction) (*ReversePlan, error) {
 	p := &ReversePlan{Merchant: m, Original: orig, ReviewAtCents: orig.ApprovedCents}
-	reversible := (orig.Kind == KindSale || orig.Kind == KindAuthorization) &&
-		(orig.Status == StatusApproved || orig.Status == StatusPartial || orig.Status == StatusCaptured)
-	if !reversible {
-		p.Why = "Only an approved payment can be reversed."
-		return p, nil
-	}
-	if orig.Source == SourceTerminal {
-		// The terminal cloud voids and returns its own transactions; area B
-		// knows nothing of them (the terminals room's pages do it).
-		p.Why = "A card terminal's transaction is voided, or returned, on the terminal: open it on the merchant's terminals page."
-		return p, nil
-	}
-	children, err := s.ledger.Children(ctx, tx, orig.ID)
+	f, err := s.reverseFacts(ctx, tx, p)
 	if err != nil {
 		return nil, err
 	}
-	var capture *Transaction
-	refunds := false
+	r := reverseRuleFor(f)
+	p.Void, p.Refund, p.VoidBecomesRefund, p.Why = r.then.void, r.then.refund, r.then.becomesRefund, r.then.why
+	if r.then.releaseAll {
+		p.LeftCents = orig.ApprovedCents
+	}
+	if !r.then.deadline {
+		p.VoidDeadline = time.Time{}
+	}
+	return p, nil
+}
+
+// reverseFacts reads what the plan depends on into f, and into p what it
+// shows (the void on its way, the settled mark, what is left, the void's
+// deadline). A payment that cannot be reversed here costs no query.
+func (s *Service) reverseFacts(ctx context.Context, tx pgx.Tx, p *ReversePlan) (reverseFacts, error) {
+	orig := p.Original
+	f := reverseFacts{reversible: reversible(orig), terminal: orig.Source == SourceTerminal,
+		authorization: orig.Kind == KindAuthorization && orig.Status != StatusCaptured}
+	if !f.reversible || f.terminal {
+		return f, nil
+	}
+	children, err := s.ledger.Children(ctx, tx, orig.ID)
+	if err != nil {
+		return f, err
+	}
+	var from time.Time
+	p.Open, from, f.refunds = childFacts(orig, children)
+	if p.LeftCents, err = s.ledger.RefundLeft(ctx, tx, orig); err != nil {
+		return f, err
+	}
+	p.Settled = orig.Details["settled"] == "true"
+	p.VoidDeadline = from.Add(VoidWindow)
+	f.openVoid, f.settled, f.left = p.Open != nil, p.Settled, p.LeftCents > 0
+	f.pastWindow = !s.now().Before(p.VoidDeadline)
+	return f, nil
+}
+
+// reversible reports an approved (in full or in part, or captured) sale or
+// authorization.
+func reversible(t *Transaction) bool {
+	return (t.Kind == KindSale || t.Kind == KindAuthorization) &&
+		(t.Status == StatusApproved || t.Status == StatusPartial || t.Status == StatusCaptured)
+}
+
+// childFacts reads what orig's children say: a void of it on its way, when
+// its void window starts (the sale, or its capture) and whether it has
+// refunds, approved or on their way.
+func childFacts(orig *Transaction, children []*Transaction) (open *Transaction, from time.Time, refunds bool) {
+	from = orig.CreatedAt
 	for _, c := range children {
 		switch {
 		case c.Kind == KindVoid && c.Status.Open():
-			p.Open = c
+			open = c
 		case c.Kind == KindCapture && c.Status.Succeeded():
-			capture = c
+			from = c.CreatedAt
 		case c.Kind == KindRefund && (c.Status.Succeeded() || c.Status.Open()):
 			refunds = true
 		}
 	}
-	p.Settled = orig.Details["settled"] == "true"
-	if p.LeftCents, err = s.ledger.RefundLeft(ctx, tx, orig); err != nil {
-		return nil, err
-	}
-	if orig.Kind == KindAuthorization && orig.Status != StatusCaptured {
-		// An authorization is released by a void, whatever its age.
-		p.LeftCents, p.Void = orig.ApprovedCents, p.Open == nil
-		p.Why = "An authorization is released with a void: the hold on the card ends and nothing is charged."
-		if p.Open != nil {
-			p.Why = "A void of this authorization is on its way; wait for its answer."
-		}
-		return p, nil
-	}
-	p.Refund = p.LeftCents > 0 && p.Open == nil
-	p.Void = !p.Settled && !refunds && p.Open == nil && p.LeftCents > 0
-	if p.Void {
-		from := orig.CreatedAt
-		if capture != nil {
-			from = capture.CreatedAt
-		}
-		p.VoidDeadline = from.Add(VoidWindow)
-		p.VoidBecomesRefund = !s.now().Before(p.VoidDeadline)
-	}
-	switch {
-	case p.Open != nil:
-		p.Why = "A void of this payment is on its way; wait for its answer."
-	case p.LeftCents == 0:
-		p.Why = "Nothing is left to reverse."
-	case p.Settled:
-		p.Why = "This payment has settled, so it cannot be voided: it is refunded to the same card or account instead."
-	case p.VoidBecomesRefund:
-		p.Why = "More than 25 minutes have passed: the processor turns a void into a refund of the full amount."
-	case p.Void:
-		p.Why = "Reversing the full amount voids the payment: nothing reaches the customer's statement. A part is refunded instead."
-	default:
-		p.Why = "This payment has refunds, so the rest is refunded too."
-	}
-	return p, nil
+	return open, from, refunds
 }
 
 // reverseTarget is the upstream transaction a void or refund of orig names:

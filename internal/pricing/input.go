@@ -166,11 +166,3 @@ func (in Input) changedFields(m *models.PricingModel) []string {
 	return changed
 }
 
-// inputFromModel returns the input that would recreate m, to fill an edit form.
-func inputFromModel(m *models.PricingModel) Input {
-	return Input{
-		Name: m.Name, Description: m.Description, UpstreamCode: m.UpstreamCode,
-		DevicePurchased: m.DevicePurchased, FeeSummary: m.FeeSummary,
-		RequiredDocumentTypes: slices.Clone(m.RequiredDocumentTypes), Active: m.Active,
-	}
-}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/reminders"
@@ -163,9 +165,9 @@ func TestConcurrentRunsSendEachReminderOnce(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	owner := rep(t, env, "rep")
-	var ids []string
+	var ids []uuid.UUID
 	for i := range 20 {
-		ids = append(ids, linked(t, env, owner, "Merchant "+string(rune('A'+i))).String())
+		ids = append(ids, linked(t, env, owner, "Merchant "+string(rune('A'+i))))
 	}
 	env.Clock.Advance(3 * day)
 	var wg sync.WaitGroup
@@ -189,6 +191,11 @@ func TestConcurrentRunsSendEachReminderOnce(t *testing.T) {
 	}
 	if n := count(t, env, `SELECT count(*) FROM audit_events WHERE action = 'reminder_sent'`); n != 20 {
 		t.Errorf("%d audit entries for 20 reminders", n)
+	}
+	for i, id := range ids {
+		if n := reminderCount(t, env, id, reminders.KindNotOpened); n != 1 {
+			t.Errorf("Merchant %c: %d reminders recorded, want 1", 'A'+i, n)
+		}
 	}
 }
 

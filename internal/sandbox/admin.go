@@ -1,12 +1,10 @@
 package sandbox
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -172,7 +170,10 @@ func (s *Server) handleClockAdvanceJSON(w http.ResponseWriter, r *http.Request) 
 	var body struct {
 		By string `json:"by"`
 	}
-	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&body)
+	if err := (kit.Body{Strict: true}).Read(w, r, &body); err != nil {
+		writeAdminError(w, err)
+		return
+	}
 	d, err := time.ParseDuration(body.By)
 	if err != nil || d <= 0 {
 		kit.WriteJSON(w, http.StatusBadRequest, map[string]string{"message": `by must be a positive duration such as "2m"`})
@@ -193,11 +194,20 @@ func (s *Server) handleFaultsGetJSON(w http.ResponseWriter, r *http.Request) {
 // areaSettingKeys moved from the faults to area A's settings.
 var areaSettingKeys = []string{"urlLifetime", "omitPresignedUrl", "expAtSeconds"}
 
+// writeAdminError answers a refused admin body (a *kit.BodyError) as the
+// admin JSON's errors are: {"message": "..."}.
+func writeAdminError(w http.ResponseWriter, err error) {
+	be := &kit.BodyError{Status: http.StatusBadRequest, Message: "the request body could not be read"}
+	errors.As(err, &be)
+	kit.WriteJSON(w, be.Status, map[string]string{"message": be.Message})
+}
+
 // handleFaultsPutJSON replaces the faults of every area.
 func (s *Server) handleFaultsPutJSON(w http.ResponseWriter, r *http.Request) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	rules := kit.Body{Strict: true}
+	raw, err := rules.Bytes(w, r)
 	if err != nil {
-		kit.WriteJSON(w, http.StatusBadRequest, map[string]string{"message": "could not read the body"})
+		writeAdminError(w, err)
 		return
 	}
 	var keys map[string]json.RawMessage
@@ -210,10 +220,8 @@ func (s *Server) handleFaultsPutJSON(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var fs faultSettings
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&fs); err != nil {
-		kit.WriteJSON(w, http.StatusBadRequest, map[string]string{"message": "invalid faults: " + err.Error()})
+	if err := rules.Decode(raw, &fs); err != nil {
+		writeAdminError(w, err)
 		return
 	}
 	f, err := fs.faults()

@@ -62,6 +62,10 @@ func TestProgressIsPolledUntilTheLinkExists(t *testing.T) {
 	if res.Status != http.StatusOK || strings.Contains(res.Body, "every 1s") || !strings.Contains(res.Body, `data-copy-target="handoff-link"`) {
 		t.Errorf("finished progress: %d\n%s", res.Status, res.Body)
 	}
+	// The link shown is the processor's page of the application just linked.
+	if !a.Locked() || a.UpstreamApplicationID == nil || !strings.Contains(res.Body, `/app/`+*a.UpstreamApplicationID+`"`) {
+		t.Errorf("the finished progress does not show the link of upstream application %v:\n%s", a.UpstreamApplicationID, res.Body)
+	}
 	if res.Header.Get("HX-Trigger") != "application-changed" {
 		t.Errorf("HX-Trigger = %q", res.Header.Get("HX-Trigger"))
 	}

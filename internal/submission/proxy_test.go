@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/payportal/portal/internal/submission"
+	"github.com/payportal/portal/internal/testutil"
 
 	"github.com/payportal/portal/internal/testutil/testfiles"
 
@@ -41,26 +42,7 @@ type proxyEnv struct {
 	storage *documents.LocalStorage
 	docs    *documents.Store
 	ourApp  *models.Application
-	waits   *waitLog
-}
-
-// waitLog records the proxy's waits instead of sleeping.
-type waitLog struct {
-	mu    sync.Mutex
-	waits []time.Duration
-}
-
-func (w *waitLog) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.waits = append(w.waits, d)
-	return ctx.Err()
-}
-
-func (w *waitLog) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]time.Duration(nil), w.waits...)
+	waits   *testutil.Waits
 }
 
 type proxySetup struct {
@@ -105,7 +87,7 @@ func newProxyEnv(t testing.TB, setup proxySetup) *proxyEnv {
 	t.Cleanup(func() { _ = storage.Close() })
 	return &proxyEnv{
 		sandbox: sb, clock: clock, client: client, appID: appID, db: db, storage: storage,
-		docs: documents.NewStore(db), ourApp: insertApplication(t, db), waits: &waitLog{},
+		docs: documents.NewStore(db), ourApp: insertApplication(t, db), waits: &testutil.Waits{},
 	}
 }
 
@@ -148,7 +130,7 @@ func (e *proxyEnv) proxy(files submission.UpstreamFiles, opts submission.ProxyOp
 	if files == nil {
 		files = e.client
 	}
-	opts.Sleep = e.waits.sleep
+	opts.Sleep = e.waits.Sleep
 	return submission.NewProxy(files, e.storage, e.docs, opts)
 }
 
@@ -286,7 +268,7 @@ func TestPushDocumentRefreshesAnExpiredURL(t *testing.T) {
 	if got.UpstreamStatus != documents.UpstreamUploaded || got.UpstreamAttempts != 2 || got.UpstreamError != nil || *got.UpstreamFileID != fileID {
 		t.Fatalf("row: %+v", got)
 	}
-	if w := env.waits.all(); len(w) != 1 || w[0] != 0 {
+	if w := env.waits.All(); len(w) != 1 || w[0] != 0 {
 		t.Errorf("waits %v: an expired URL is refreshed at once", w)
 	}
 }
@@ -368,7 +350,7 @@ func TestPushDocumentThatKeepsFailing(t *testing.T) {
 			if sum := env.storedSHA256(t, doc); sum != doc.SHA256 {
 				t.Fatal("the stored file changed")
 			}
-			if w := env.waits.all(); !equalDurations(w, tt.wantWaits) {
+			if w := env.waits.All(); !equalDurations(w, tt.wantWaits) {
 				t.Errorf("waits = %v, want %v", w, tt.wantWaits)
 			}
 		})

@@ -34,14 +34,13 @@ const pricingCode = "FLAT-2026"
 // rep and admin, a pricing model that requires a bank statement, and optionally
 // an SMTP server that receives the merchant's e-mails.
 type submitEnv struct {
-	env           *apptest.Env
-	sb            *sandbox.Server
-	smtp          *smtpserver.Server
-	rep, admin    *models.User
-	repC, adminC  *apptest.Client
-	pricingModel  uuid.UUID
-	repName       string
-	resellerEmail string
+	env          *apptest.Env
+	sb           *sandbox.Server
+	smtp         *smtpserver.Server
+	rep, admin   *models.User
+	repC, adminC *apptest.Client
+	pricingModel uuid.UUID
+	repName      string
 }
 
 type submitOptions struct {

@@ -14,3 +14,27 @@ func Kill(s *Service) {
 	cancel()
 	<-done
 }
+
+// KindRule is a row of launchRules, as the tests read it.
+type KindRule struct {
+	Original, Amount, Reason, Consent bool
+	// Runs is "chosen", "sale's device" or "sale's location"; Refs "typed"
+	// or "sale's".
+	Runs, Refs string
+}
+
+// LaunchRules returns the decision table of plan, row by row.
+func LaunchRules() map[Kind]KindRule {
+	out := map[Kind]KindRule{}
+	for k, r := range launchRules {
+		out[k] = KindRule{Original: r.original, Amount: r.amount, Reason: r.reason, Consent: r.consent,
+			Runs: [...]string{"chosen", "sale's device", "sale's location"}[r.runs], Refs: [...]string{"typed", "sale's"}[r.refs]}
+	}
+	return out
+}
+
+// RunsOn is where a launch of kind runs, given the form's location and
+// device and the sale it acts on.
+func RunsOn(kind Kind, locID, device string, sale *Launch) (string, string) {
+	return launchRules[kind].runs.where(locID, device, sale)
+}

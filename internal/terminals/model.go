@@ -57,17 +57,16 @@ func (k Kind) Label() string {
 }
 
 // HasAmount reports whether the user types an amount for the kind (a tip's
-// is the new total).
-func (k Kind) HasAmount() bool {
-	return k == KindSale || k == KindTokenSale || k == KindReturn || k == KindTip
-}
+// is the new total): its row of launchRules.
+func (k Kind) HasAmount() bool { return launchRules[k].amount }
 
 // Counted reports the kinds that count as payments of an invoice: their
 // approval moves the invoice's payment number on.
 func (k Kind) Counted() bool { return k == KindSale || k == KindTokenSale || k == KindReturn }
 
-// NeedsOriginal reports the kinds that act on an earlier launch.
-func (k Kind) NeedsOriginal() bool { return k == KindVoid || k == KindTip || k == KindTokenSale }
+// NeedsOriginal reports the kinds that act on an earlier launch: their row
+// of launchRules.
+func (k Kind) NeedsOriginal() bool { return launchRules[k].original }
 
 // State is where a launch stands.
 type State string

@@ -13,17 +13,19 @@ import (
 )
 
 // plan checks a launch request against the merchant, its devices and the
-// launch it acts on, and builds the launch. Problems come back as field
-// messages (apperr.ValidationError), all at once.
+// launch it acts on, and builds the launch, by the row of launchRules of
+// its kind. Problems come back as field messages (apperr.ValidationError),
+// all at once.
 func (s *Service) plan(ctx context.Context, u *models.User, acc *Access, req LaunchRequest) (*plan, error) {
 	kind := Kind(strings.TrimSpace(req.Kind))
-	if !kind.Valid() {
+	rule, ok := launchRules[kind]
+	if !ok {
 		return nil, apperr.Invalid("kind", "Choose what to run on the terminal.")
 	}
 	errs := apperr.FieldErrors{}
 	l := &Launch{ID: uuid.New(), MerchantID: acc.Merchant.ID, Kind: kind, CreatedBy: u.ID}
 	p := &plan{launch: l}
-	if kind.NeedsOriginal() {
+	if rule.original {
 		orig, msg := s.original(ctx, acc.Merchant.ID, kind, req.Original)
 		if msg != "" {
 			errs.Add("original", msg)
@@ -33,52 +35,61 @@ func (s *Service) plan(ctx context.Context, u *models.User, acc *Access, req Lau
 			l.OriginalID = &orig.ID
 		}
 	}
-	locID, device := strings.TrimSpace(req.LocationID), strings.TrimSpace(req.Device)
-	if kind == KindTip && p.original != nil {
-		// A tip runs on the sale's own device, whatever the form says.
-		locID, device = p.original.LocationID, p.original.DeviceName
-	}
-	if kind == KindVoid && p.original != nil && (locID != p.original.LocationID || device == "") {
-		locID, device = p.original.LocationID, p.original.DeviceName
-	}
-	loc, ok := acc.Merchant.Location(locID)
-	if !ok {
-		errs.Add("device", "Choose one of the merchant's terminals.")
-	} else if d, err := s.store.Device(ctx, nil, acc.Merchant.ID, locID, device); err != nil || d.RemovedAt != nil {
-		if err != nil && !errors.Is(err, models.ErrNotFound) {
-			return nil, err
-		}
-		errs.Add("device", "Choose one of the location's terminals; refresh the devices if one is missing.")
+	locID, device := rule.runs.where(strings.TrimSpace(req.LocationID), strings.TrimSpace(req.Device), p.original)
+	loc, err := s.planDevice(ctx, acc.Merchant, locID, device, errs)
+	if err != nil {
+		return nil, err
 	}
 	p.loc, l.LocationID, l.DeviceName, l.TestMode = loc, locID, device, loc.TestMode
-	if kind.HasAmount() {
+	if rule.amount {
 		planAmount(l, p.original, req, errs)
 	}
-	planReferences(l, p.original, req, u, errs)
-	switch kind {
-	case KindReturn:
-		reason, ok := cleanText(req.Reason)
-		switch {
-		case reason == "":
-			errs.Add("reason", "Say why the money goes back: returns are audited.")
-		case !ok || len(reason) > maxReason:
-			errs.Add("reason", fmt.Sprintf("Use at most %d characters, without line breaks.", maxReason))
-		}
-		l.Reason = reason
-		linked, ok := parseID(req.Linked)
-		if !ok {
-			errs.Add("linked", "Choose the sale from the list, or none.")
-		}
-		l.LinkedLedgerID = linked
-	case KindSaveCard:
-		if !req.Consent {
-			errs.Add("consent", "Tick the box once the cardholder has agreed to have their card saved.")
-		}
+	planReferences(l, rule.refs, p.original, req, u, errs)
+	if rule.reason {
+		planReturn(l, req, errs)
+	}
+	if rule.consent && !req.Consent {
+		errs.Add("consent", "Tick the box once the cardholder has agreed to have their card saved.")
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// planDevice finds the location and checks that the device is one of its
+// live terminals; a problem is the device field's.
+func (s *Service) planDevice(ctx context.Context, m *Merchant, locID, device string, errs apperr.FieldErrors) (Location, error) {
+	loc, ok := m.Location(locID)
+	if !ok {
+		errs.Add("device", "Choose one of the merchant's terminals.")
+		return loc, nil
+	}
+	d, err := s.store.Device(ctx, nil, m.ID, locID, device)
+	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		return loc, err
+	}
+	if err != nil || d.RemovedAt != nil {
+		errs.Add("device", "Choose one of the location's terminals; refresh the devices if one is missing.")
+	}
+	return loc, nil
+}
+
+// planReturn reads a return's reason and the sale it is linked to.
+func planReturn(l *Launch, req LaunchRequest, errs apperr.FieldErrors) {
+	reason, ok := cleanText(req.Reason)
+	switch {
+	case reason == "":
+		errs.Add("reason", "Say why the money goes back: returns are audited.")
+	case !ok || len(reason) > maxReason:
+		errs.Add("reason", fmt.Sprintf("Use at most %d characters, without line breaks.", maxReason))
+	}
+	l.Reason = reason
+	linked, ok := parseID(req.Linked)
+	if !ok {
+		errs.Add("linked", "Choose the sale from the list, or none.")
+	}
+	l.LinkedLedgerID = linked
 }
 
 // original loads the launch a void, tip or token sale acts on, and says
@@ -186,9 +197,10 @@ func planAmount(l *Launch, original *Launch, req LaunchRequest, errs apperr.Fiel
 }
 
 // planReferences sets the invoice, reference and cashier. Voids and tips
-// carry their sale's; the others the invoice typed (or one made up), and
-// sales and returns get their payment number when they are stored.
-func planReferences(l *Launch, original *Launch, req LaunchRequest, u *models.User, errs apperr.FieldErrors) {
+// carry their sale's (refs fromSale); the others the invoice typed (or one
+// made up), and sales and returns get their payment number when they are
+// stored.
+func planReferences(l *Launch, refs refsFrom, original *Launch, req LaunchRequest, u *models.User, errs apperr.FieldErrors) {
 	cashier, ok := cleanText(req.Cashier)
 	if !ok || len(cashier) > maxCashier {
 		errs.Add("cashier", fmt.Sprintf("Use at most %d characters.", maxCashier))
@@ -197,7 +209,7 @@ func planReferences(l *Launch, original *Launch, req LaunchRequest, u *models.Us
 		cashier = truncate(u.DisplayName(), maxCashier)
 	}
 	l.Cashier = cashier
-	if (l.Kind == KindVoid || l.Kind == KindTip) && original != nil {
+	if refs == fromSale && original != nil {
 		l.InvoiceRef, l.PaymentNumber, l.TransactionRef = original.InvoiceRef, original.PaymentNumber, original.TransactionRef
 		return
 	}

@@ -17,7 +17,7 @@ func IsDecimal(s string) bool {
 // IsNotNegative fails only for a negative decimal number. Anything else passes, so that a
 // malformed value is reported by TagDecimal rather than as "negative".
 func IsNotNegative(s string) bool {
-	return !(strings.HasPrefix(s, "-") && IsDecimal(s))
+	return !strings.HasPrefix(s, "-") || !IsDecimal(s)
 }
 
 // HasAtMostTwoDecimals reports whether s is a decimal number with at most two digits after the

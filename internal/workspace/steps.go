@@ -101,17 +101,6 @@ func firstStep(c drafts.Checklist) string {
 	return StepReview
 }
 
-// stepOf is the step that holds a checklist item's section; the notes and unknown sections
-// have none.
-func stepOf(section string) string {
-	for _, s := range stepSections {
-		if s == section {
-			return s
-		}
-	}
-	return ""
-}
-
 // ChecklistView is the data of the checklist fragment, which also refreshes the stepper
 // (out of band), so the two never disagree.
 type ChecklistView struct {

@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -9,6 +8,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // adminPath is the area's admin page; adminAPI the prefix of its JSON.
@@ -229,7 +230,7 @@ func (s *Server) handleAdminListJSON(w http.ResponseWriter, r *http.Request) {
 	if next != 0 {
 		out["next"] = strconv.FormatUint(next, 10)
 	}
-	writeJSON(w, http.StatusOK, out)
+	kit.WriteJSON(w, http.StatusOK, out)
 }
 
 // handleAdminGetJSON returns one application with its data.
@@ -239,7 +240,7 @@ func (s *Server) handleAdminGetJSON(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, newError(http.StatusNotFound, "application not found"))
 		return
 	}
-	writeJSON(w, http.StatusOK, a)
+	kit.WriteJSON(w, http.StatusOK, a)
 }
 
 // handleAdminStatusJSON moves an application:
@@ -249,8 +250,8 @@ func (s *Server) handleAdminStatusJSON(w http.ResponseWriter, r *http.Request) {
 		Status  Status `json:"status"`
 		Message string `json:"message"`
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody)).Decode(&body); err != nil {
-		writeAPIError(w, newError(http.StatusBadRequest, "body must be {\"status\": \"...\"}"))
+	if err := (kit.Body{Strict: true}).Read(w, r, &body); err != nil {
+		writeAPIError(w, err)
 		return
 	}
 	id := r.PathValue("applicationId")
@@ -259,7 +260,7 @@ func (s *Server) handleAdminStatusJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, _ := s.Application(id)
-	writeJSON(w, http.StatusOK, a)
+	kit.WriteJSON(w, http.StatusOK, a)
 }
 
 // adminErrorStatus maps a SetStatus error to a status code.
@@ -275,14 +276,14 @@ func adminErrorStatus(err error) int {
 
 // handleCodesJSON lists the issued pricing codes.
 func (s *Server) handleCodesJSON(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.PricingCodes())
+	kit.WriteJSON(w, http.StatusOK, s.PricingCodes())
 }
 
 // handleWebhooksJSON lists the status webhooks still to be delivered, with
 // their attempts and when the next is due, so a rehearsal can see why a
 // receiver has not heard of a change yet.
 func (s *Server) handleWebhooksJSON(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.PendingWebhooks())
+	kit.WriteJSON(w, http.StatusOK, s.PendingWebhooks())
 }
 
 // handleIssueCodeJSON issues a code: {"code": "RETAIL-1", "description":
@@ -293,10 +294,8 @@ func (s *Server) handleIssueCodeJSON(w http.ResponseWriter, r *http.Request) {
 		Code        string `json:"code"`
 		Description string `json:"description"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
-		writeAPIError(w, newError(http.StatusBadRequest, "body must be {\"code\": \"...\", \"description\": \"...\"}"))
+	if err := (kit.Body{Strict: true}).Read(w, r, &body); err != nil {
+		writeAPIError(w, err)
 		return
 	}
 	pc, created, err := s.IssuePricingCode(body.Code, body.Description, "admin")
@@ -308,7 +307,7 @@ func (s *Server) handleIssueCodeJSON(w http.ResponseWriter, r *http.Request) {
 	if created {
 		status = http.StatusCreated
 	}
-	writeJSON(w, status, pc)
+	kit.WriteJSON(w, status, pc)
 }
 
 // handleWithdrawCodeJSON withdraws a code: 204, or 404 when not issued.
@@ -322,16 +321,14 @@ func (s *Server) handleWithdrawCodeJSON(w http.ResponseWriter, r *http.Request) 
 
 // handleSettingsGetJSON returns the area's answer settings.
 func (s *Server) handleSettingsGetJSON(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.settings())
+	kit.WriteJSON(w, http.StatusOK, s.settings())
 }
 
 // handleSettingsPutJSON replaces the area's answer settings.
 func (s *Server) handleSettingsPutJSON(w http.ResponseWriter, r *http.Request) {
 	var as areaSettings
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&as); err != nil {
-		writeAPIError(w, newError(http.StatusBadRequest, "invalid settings: %v", err))
+	if err := (kit.Body{Strict: true}).Read(w, r, &as); err != nil {
+		writeAPIError(w, err)
 		return
 	}
 	if err := s.applySettings(as); err != nil {

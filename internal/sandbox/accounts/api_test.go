@@ -48,6 +48,8 @@ func TestRequestBodyChecks(t *testing.T) {
 		message                 string
 	}{
 		{"not JSON", "application/json", `{"externalApplicationId": `, 400, "not valid JSON"},
+		{"not JSON, where", "application/json", `{"externalApplicationId": 4111111111111111x}`, 400, "not valid JSON (at byte"},
+		{"over 1 MiB", "application/json", `{"pricingCode": "` + strings.Repeat("x", 1<<20) + `"}`, 413, "larger than 1048576 bytes"},
 		{"not an object", "application/json", `[1]`, 400, "JSON object"},
 		{"wrong content type", "text/plain", `{}`, 415, "application/json"},
 		{"missing external id", "application/json", `{"pricingCode":"P1"}`, 400, "externalApplicationId: is required"},
@@ -66,7 +68,13 @@ func TestRequestBodyChecks(t *testing.T) {
 			var buf bytes.Buffer
 			_, _ = buf.ReadFrom(resp.Body)
 			if resp.StatusCode != tt.status || !strings.Contains(buf.String(), tt.message) {
-				t.Errorf("got %d %s, want %d containing %q", resp.StatusCode, buf.String(), tt.status, tt.message)
+				t.Errorf("got %d %s, want %d containing %q", resp.StatusCode, buf.String()[:min(buf.Len(), 300)], tt.status, tt.message)
+			}
+			// The sandbox's own words, never Go's decoder's nor the body's.
+			for _, leak := range []string{"invalid character", "json:", "Go value", "4111111111111111"} {
+				if strings.Contains(buf.String(), leak) {
+					t.Errorf("the refusal quotes %q: %s", leak, buf.String())
+				}
 			}
 		})
 	}

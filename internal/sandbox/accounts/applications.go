@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // uuidShape is the shape of externalApplicationId: UUID text, any version.
@@ -89,7 +91,7 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
 	if created {
 		status = http.StatusCreated
 	}
-	writeJSON(w, status, map[string]string{"applicationId": id})
+	kit.WriteJSON(w, status, map[string]string{"applicationId": id})
 	return nil
 }
 
@@ -143,7 +145,7 @@ func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if linked { // the common repeat call writes nothing
-		writeJSON(w, http.StatusOK, map[string]string{"link": s.env.BaseURL(r) + pagePrefix + id})
+		kit.WriteJSON(w, http.StatusOK, map[string]string{"link": s.env.BaseURL(r) + pagePrefix + id})
 		return nil
 	}
 	err = s.update(func(c *change) error {
@@ -166,7 +168,7 @@ func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"link": s.env.BaseURL(r) + pagePrefix + id})
+	kit.WriteJSON(w, http.StatusOK, map[string]string{"link": s.env.BaseURL(r) + pagePrefix + id})
 	return nil
 }
 

@@ -101,7 +101,7 @@ func (s *Server) handleAuth(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"AccessToken": tok})
+	kit.WriteJSON(w, http.StatusOK, map[string]string{"AccessToken": tok})
 	return nil
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/uuid"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // fileTypes are the fileType values the sandbox accepts. The upstream does
@@ -56,7 +58,7 @@ func (s *Server) handleCreateFile(w http.ResponseWriter, r *http.Request) error 
 		answer["presignedUrl"] = u
 		answer["expAt"] = expAt(exp, compat)
 	}
-	writeJSON(w, http.StatusCreated, answer)
+	kit.WriteJSON(w, http.StatusCreated, answer)
 	return nil
 }
 
@@ -112,7 +114,7 @@ func (s *Server) handleGetFile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, _ := s.presign(r, appID, &f, s.env.Clock.Now())
-	writeJSON(w, http.StatusOK, map[string]any{"presignedUrl": u})
+	kit.WriteJSON(w, http.StatusOK, map[string]any{"presignedUrl": u})
 	return nil
 }
 

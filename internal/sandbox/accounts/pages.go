@@ -6,13 +6,12 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // pagePrefix is the path of the merchant pages; a link is pagePrefix + id.
 const pagePrefix = "/app/"
-
-// maxFormBody bounds the merchant pages' form posts.
-const maxFormBody = 64 << 10
 
 // errFormInvalid rolls back a form post whose values were refused; the
 // handler then renders the form again with the messages.
@@ -310,10 +309,10 @@ func statusWords(st Status) (string, string) {
 	return "Application", "This application is not ready for you yet."
 }
 
-// readForm parses a merchant page's form, capped at maxFormBody, answering 400
-// itself when it cannot.
+// readForm parses a merchant page's form, capped at kit.MaxBody, answering
+// 400 itself when it cannot.
 func readForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	r.Body = http.MaxBytesReader(w, r.Body, kit.MaxBody)
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, "could not read the form", http.StatusBadRequest)
 		return false

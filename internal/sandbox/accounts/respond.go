@@ -1,13 +1,11 @@
 package accounts
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // apiError is a refusal of an API request. It is written as the JSON body
@@ -37,17 +35,14 @@ func newError(status int, format string, args ...any) *apiError {
 // an *apiError (or another error, answered as 500) on refusal.
 type apiHandler func(w http.ResponseWriter, r *http.Request) error
 
-// writeJSON writes v as a JSON answer.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
 // writeAPIError answers err in the API's error shape.
 func writeAPIError(w http.ResponseWriter, err error) {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	var be *kit.BodyError
+	switch {
+	case errors.As(err, &be):
+		ae = &apiError{Status: be.Status, Message: be.Message}
+	case !errors.As(err, &ae):
 		ae = newError(http.StatusInternalServerError, "internal error")
 	}
 	if ae.RetryAfter != "" {
@@ -56,39 +51,14 @@ func writeAPIError(w http.ResponseWriter, err error) {
 	if ae.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="sandbox", error="invalid_token"`)
 	}
-	writeJSON(w, ae.Status, ae)
+	kit.WriteJSON(w, ae.Status, ae)
 }
 
-// maxJSONBody bounds API request bodies.
-const maxJSONBody = 1 << 20
-
-// readJSON decodes an API request body into generic JSON with numbers kept
-// as json.Number. The body must be a JSON object sent as application/json.
+// readJSON reads an API request body: one JSON object sent as
+// application/json, numbers kept as json.Number (kit.Body's rules and
+// limit). A refusal is a *kit.BodyError, which writeAPIError answers.
 func readJSON(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
-		return nil, newError(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, newError(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", maxJSONBody)
-		}
-		return nil, newError(http.StatusBadRequest, "could not read the request body")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, newError(http.StatusBadRequest, "body is not valid JSON: %v", err)
-	}
-	if dec.More() {
-		return nil, newError(http.StatusBadRequest, "body must hold one JSON object")
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, newError(http.StatusBadRequest, "body must be a JSON object")
-	}
-	return m, nil
+	var m map[string]any
+	err := kit.Body{Type: kit.JSONType}.Read(w, r, &m)
+	return m, err
 }

@@ -2,7 +2,6 @@ package kit
 
 import (
 	"crypto/subtle"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -45,6 +44,8 @@ func (g AdminGuard) Wrap(next http.HandlerFunc) http.HandlerFunc {
 			http.Error(w, "admin token required", http.StatusUnauthorized)
 			return
 		}
+		// The admin pages' forms are bounded as every body is (MaxBody).
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		next(w, r)
 	}
 }
@@ -81,13 +82,6 @@ func BearerToken(r *http.Request) string {
 		return ""
 	}
 	return strings.TrimSpace(tok)
-}
-
-// WriteJSON writes v as a JSON answer.
-func WriteJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // StatusRecorder remembers the status an answer was written with.

@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"encoding/json"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -124,10 +123,8 @@ func (a *Area) handleAdminAccountJSON(w http.ResponseWriter, r *http.Request) {
 // returns that account (200) instead of a new one (201).
 func (a *Area) handleAdminCreateJSON(w http.ResponseWriter, r *http.Request) {
 	var m kit.Merchant
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		writeError(w, newError(http.StatusBadRequest, "body must be {\"name\": \"...\", \"applicationId\": \"...\", \"externalApplicationId\": \"...\"}"))
+	if err := (kit.Body{Strict: true}).Read(w, r, &m); err != nil {
+		writeError(w, err)
 		return
 	}
 	before, _ := a.Accounts()
@@ -177,7 +174,7 @@ func (a *Area) handleAdminSettleJSON(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		OID string `json:"oid"`
 	}
-	if err := decodeOptional(w, r, &body); err != nil {
+	if err := (kit.Body{Strict: true, MayBeEmpty: true}).Read(w, r, &body); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -197,7 +194,7 @@ func (a *Area) handleAdminReturnJSON(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Code string `json:"code"`
 	}
-	if err := decodeOptional(w, r, &body); err != nil {
+	if err := (kit.Body{Strict: true, MayBeEmpty: true}).Read(w, r, &body); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -207,16 +204,6 @@ func (a *Area) handleAdminReturnJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kit.WriteJSON(w, http.StatusOK, v)
-}
-
-// decodeOptional reads a small JSON body; an empty body is allowed.
-func decodeOptional(w http.ResponseWriter, r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil && err.Error() != "EOF" {
-		return newError(http.StatusBadRequest, "the body is not the expected JSON object")
-	}
-	return nil
 }
 
 func firstErr(errs ...error) error {

@@ -79,12 +79,12 @@ func (a *Area) serve(w http.ResponseWriter, r *http.Request, ach bool) {
 	if !isOp {
 		status, body := a.readBack(oid, name)
 		dropAfter()
-		writeRaw(rec, status, body)
+		kit.WriteStoredJSON(rec, status, body)
 		return
 	}
 	status, body := a.write(rec, r, oid, op)
 	dropAfter()
-	writeRaw(rec, status, body)
+	kit.WriteStoredJSON(rec, status, body)
 }
 
 // authenticate checks the bearer token against the {oid} of the path, and

@@ -1,12 +1,9 @@
 package payments
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -43,7 +40,11 @@ func newError(status int, format string, args ...any) *apiError {
 // *apiError is a 500 that says nothing more.
 func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	var be *kit.BodyError
+	switch {
+	case errors.As(err, &be):
+		ae = &apiError{Status: be.Status, Message: be.Message}
+	case !errors.As(err, &ae):
 		ae = newError(http.StatusInternalServerError, "internal error")
 	}
 	if ae.RetryAfter > 0 {
@@ -70,45 +71,11 @@ func encodeAnswer(a answer) []byte {
 	return append(raw, '\n')
 }
 
-// writeRaw writes a stored JSON body.
-func writeRaw(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
-}
-
-// maxBody bounds request bodies.
-const maxBody = 64 << 10
-
 // readBody reads a JSON object sent as application/json, numbers kept as
-// json.Number.
+// json.Number (kit.Body's rules and limit). A refusal is a *kit.BodyError,
+// which writeError answers.
 func readBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
-		return nil, newError(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, newError(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", maxBody)
-		}
-		return nil, newError(http.StatusBadRequest, "could not read the body")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		// The decoder's message can quote the body: say only where.
-		return nil, newError(http.StatusBadRequest, "the body is not valid JSON")
-	}
-	if dec.More() {
-		return nil, newError(http.StatusBadRequest, "the body must hold one JSON object")
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, newError(http.StatusBadRequest, "the body must be a JSON object")
-	}
-	return m, nil
+	var m map[string]any
+	err := kit.Body{Type: kit.JSONType}.Read(w, r, &m)
+	return m, err
 }

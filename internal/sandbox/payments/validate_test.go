@@ -96,6 +96,12 @@ func TestHeadersAndBody(t *testing.T) {
 	wantError(t, e.put(t, "sale", data(sale(visa, "1.00")), "idempotency-key", "not-a-uuid"), http.StatusBadRequest, "idempotency-key")
 	wantError(t, e.put(t, "sale", "{not json"), http.StatusBadRequest, "JSON")
 	wantError(t, e.put(t, "sale", "[]"), http.StatusBadRequest, "object")
+	// One limit for every area's bodies: 1 MiB, answered in this area's shape.
+	padded := `{"transactionData": {"pad": "` + strings.Repeat("x", 100<<10) + `"}}`
+	if r := e.put(t, "sale", padded); r.Status == http.StatusRequestEntityTooLarge {
+		t.Errorf("a 100 KiB body was refused as too large: %s", r.Raw)
+	}
+	wantError(t, e.put(t, "sale", `{"pad": "`+strings.Repeat("x", 1<<20)+`"}`), http.StatusRequestEntityTooLarge, "larger than 1048576 bytes")
 	req := e.call(t, http.MethodPut, "sale", e.acct, "{}", "Content-Type", "text/plain")
 	wantError(t, req, http.StatusUnsupportedMediaType, "Content-Type")
 }

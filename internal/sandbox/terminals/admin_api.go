@@ -1,7 +1,6 @@
 package terminals
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -26,12 +25,12 @@ func (a *Area) writeAdminError(w http.ResponseWriter, err error) {
 	kit.WriteJSON(w, http.StatusInternalServerError, map[string]string{"message": "internal error"})
 }
 
-// decodeAdmin reads a JSON body strictly into v.
+// decodeAdmin reads a JSON body strictly into v (kit.Body's rules and
+// limit); a refusal is an *adminError.
 func decodeAdmin(r *http.Request, w http.ResponseWriter, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &adminError{http.StatusBadRequest, "body: " + err.Error()}
+	var be *kit.BodyError
+	if err := (kit.Body{Strict: true}).Read(w, r, v); errors.As(err, &be) {
+		return &adminError{be.Status, be.Message}
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package terminals
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/payportal/portal/internal/sandbox/kit"
@@ -63,6 +65,15 @@ func writePending(w http.ResponseWriter) {
 // writeError answers code with an error envelope.
 func writeError(w http.ResponseWriter, code int, format string, args ...any) {
 	kit.WriteJSON(w, code, envelope{Status: statusName(code), StatusCode: code, Error: &envError{Message: fmt.Sprintf(format, args...)}})
+}
+
+// writeBodyError answers a body the kit refused (a *kit.BodyError) in the
+// error envelope, worded as the cloud's other messages are: a sentence.
+func writeBodyError(w http.ResponseWriter, err error) {
+	be := &kit.BodyError{Status: http.StatusBadRequest, Message: "the request body could not be read"}
+	errors.As(err, &be)
+	msg := strings.ToUpper(be.Message[:1]) + be.Message[1:] + "."
+	writeError(w, be.Status, "%s", msg)
 }
 
 // injectedStatuses are the statuses of injected cloud errors.

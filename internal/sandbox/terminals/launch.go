@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -24,11 +22,10 @@ const (
 	typeAddTip   = "CreditAddTip"
 )
 
-// Limits of a launch request.
+// Limits of a launch request (its body's is kit.MaxBody).
 const (
-	maxLaunchBody = 64 << 10
-	maxTextLen    = 50
-	maxAmount     = cents(99_999_99)
+	maxTextLen = 50
+	maxAmount  = cents(99_999_99)
 )
 
 // launchRequest is the terminal transaction request. Null and "" both mean
@@ -40,13 +37,16 @@ type launchRequest struct {
 	Message    json.RawMessage `json:"Message"`
 	LocationID string          `json:"LocationId"`
 	DeviceName string          `json:"DeviceName"`
-	Data       *struct {
-		TransactionType string          `json:"TransactionType"`
-		Amount          json.RawMessage `json:"Amount"`
-		TransactionRef  string          `json:"TransactionRef"`
-		Cashier         string          `json:"Cashier"`
-		UniqueTransRef  string          `json:"UniqueTransRef"`
-	} `json:"Data"`
+	Data       *launchData     `json:"Data"`
+}
+
+// launchData is the request's Data: the transaction itself.
+type launchData struct {
+	TransactionType string          `json:"TransactionType"`
+	Amount          json.RawMessage `json:"Amount"`
+	TransactionRef  string          `json:"TransactionRef"`
+	Cashier         string          `json:"Cashier"`
+	UniqueTransRef  string          `json:"UniqueTransRef"`
 }
 
 // launchInput is a checked launch request.
@@ -66,12 +66,8 @@ func (e *badRequest) Error() string { return e.msg }
 
 func bad(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
 
-// parseLaunch reads and checks a launch body.
-func parseLaunch(body []byte) (launchInput, error) {
-	var req launchRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		return launchInput{}, bad("The request body is not valid JSON: %v.", err)
-	}
+// checkLaunch checks a launch request; every problem is named at once.
+func checkLaunch(req launchRequest) (launchInput, error) {
 	in := launchInput{LocationID: strings.TrimSpace(req.LocationID), DeviceName: strings.TrimSpace(req.DeviceName)}
 	var errs []string
 	if !strings.EqualFold(strings.TrimSpace(req.Action), "Transaction") {
@@ -92,9 +88,19 @@ func parseLaunch(body []byte) (launchInput, error) {
 	}
 	if req.Data == nil {
 		errs = append(errs, "Data is required")
+	} else {
+		errs = append(errs, checkData(req.Data, &in)...)
+	}
+	if len(errs) > 0 {
 		return in, bad("%s.", strings.Join(errs, "; "))
 	}
-	d := req.Data
+	return in, nil
+}
+
+// checkData reads the transaction's Data into in and says what is wrong
+// with it.
+func checkData(d *launchData, in *launchInput) []string {
+	var errs []string
 	in.Type, in.Ref, in.Cashier, in.UniqueTransRef = strings.TrimSpace(d.TransactionType), d.TransactionRef, d.Cashier, strings.TrimSpace(d.UniqueTransRef)
 	needAmount, needRef := false, false
 	switch in.Type {
@@ -109,17 +115,11 @@ func parseLaunch(body []byte) (launchInput, error) {
 		errs = append(errs, "Data.TransactionType must be one of CreditSale, CreditReturn, Void, CreditSaveCard, CreditAddTip")
 	}
 	if needAmount {
-		raw := strings.Trim(string(bytes.TrimSpace(d.Amount)), `"`)
-		amount, err := parseCents(raw)
-		switch {
-		case raw == "" || raw == "null":
-			errs = append(errs, "Data.Amount is required for "+in.Type)
-		case err != nil:
-			errs = append(errs, "Data.Amount: "+err.Error())
-		case amount <= 0 || amount > maxAmount:
-			errs = append(errs, "Data.Amount must be between 0.01 and "+maxAmount.String())
+		var msg string
+		in.Amount, msg = checkAmount(d.Amount, in.Type)
+		if msg != "" {
+			errs = append(errs, msg)
 		}
-		in.Amount = amount
 	}
 	if needRef && in.UniqueTransRef == "" {
 		errs = append(errs, "Data.UniqueTransRef is required for "+in.Type)
@@ -127,10 +127,23 @@ func parseLaunch(body []byte) (launchInput, error) {
 	if len(in.Ref) > maxTextLen || len(in.Cashier) > maxTextLen {
 		errs = append(errs, fmt.Sprintf("Data.TransactionRef and Data.Cashier are at most %d characters", maxTextLen))
 	}
-	if len(errs) > 0 {
-		return in, bad("%s.", strings.Join(errs, "; "))
+	return errs
+}
+
+// checkAmount reads Data.Amount (a decimal string or a number) for a
+// transaction type that needs one, and says what is wrong with it.
+func checkAmount(value json.RawMessage, typ string) (cents, string) {
+	raw := strings.Trim(string(bytes.TrimSpace(value)), `"`)
+	amount, err := parseCents(raw)
+	switch {
+	case raw == "" || raw == "null":
+		return amount, "Data.Amount is required for " + typ
+	case err != nil:
+		return amount, "Data.Amount: " + err.Error()
+	case amount <= 0 || amount > maxAmount:
+		return amount, "Data.Amount must be between 0.01 and " + maxAmount.String()
 	}
-	return in, nil
+	return amount, ""
 }
 
 // launchRefusal is a launch the cloud refuses with an HTTP status.
@@ -150,18 +163,12 @@ func refuse(status int, format string, args ...any) error {
 // to read the result with. An x-apikey header is not needed; one that is
 // sent must be the location's.
 func (a *Area) handleLaunch(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && mt != "text/json") {
-			writeError(w, http.StatusUnsupportedMediaType, "Send the request as application/json.")
-			return
-		}
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxLaunchBody))
-	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "The request body is larger than %d bytes.", maxLaunchBody)
+	var req launchRequest
+	if err := (kit.Body{Type: kit.JSONTypeIfSent}).Read(w, r, &req); err != nil {
+		writeBodyError(w, err)
 		return
 	}
-	in, err := parseLaunch(body)
+	in, err := checkLaunch(req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%s", err.Error())
 		return

@@ -23,6 +23,8 @@ func TestLaunchRefusals(t *testing.T) {
 		want   string
 	}{
 		{"not JSON", "{", nil, 400, "not valid JSON"},
+		{"wrong type", withData(func(m, _ map[string]any) { m["LocationId"] = 12 }), nil, 400, "LocationId: must be a JSON string"},
+		{"over 1 MiB", `{"Message": "` + strings.Repeat("x", 1<<20) + `"}`, nil, 413, "larger than 1048576 bytes"},
 		{"no action", withData(func(m, _ map[string]any) { delete(m, "Action") }), nil, 400, "Action must be Transaction"},
 		{"no location", withData(func(m, _ map[string]any) { m["LocationId"] = nil }), nil, 400, "LocationId is required"},
 		{"no device", withData(func(m, _ map[string]any) { m["DeviceName"] = "" }), nil, 400, "DeviceName is required"},
@@ -48,6 +50,9 @@ func TestLaunchRefusals(t *testing.T) {
 			msg, _ := env["Error"].(map[string]any)["Message"].(string)
 			if a.status != tc.status || env["Success"] != false || !strings.Contains(msg, tc.want) {
 				t.Errorf("%d %s, want %d with %q", a.status, a.body, tc.status, tc.want)
+			}
+			if strings.Contains(msg, "json:") || strings.Contains(msg, "Go struct") || strings.Contains(msg, "invalid character") {
+				t.Errorf("the refusal quotes Go's decoder: %q", msg)
 			}
 		})
 	}

@@ -76,7 +76,7 @@ func TestTokenRefreshedBeforeExpiry(t *testing.T) {
 	if n := e.sb.TokensIssued(); n != 2 {
 		t.Errorf("after 23.5 h: tokens issued = %d, want 2", n)
 	}
-	if got := e.waits.all(); len(got) != 0 {
+	if got := e.waits.All(); len(got) != 0 {
 		t.Errorf("waits = %v, want none: no call should have failed", got)
 	}
 }

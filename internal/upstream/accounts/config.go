@@ -1,14 +1,14 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Defaults of Config.
@@ -23,6 +23,13 @@ const (
 	// client keeps to each host (the API's, the presigned URLs').
 	DefaultIdleConnsPerHost = 128
 )
+
+// defaults are the Default values above, for the transport.
+func defaults() transport.Defaults {
+	return transport.Defaults{Timeout: DefaultTimeout, MaxAttempts: DefaultMaxAttempts,
+		RetryBaseDelay: DefaultRetryBaseDelay, RetryMaxDelay: DefaultRetryMaxDelay, MaxRetryAfter: DefaultMaxRetryAfter,
+		IdleConnsPerHost: DefaultIdleConnsPerHost, UserAgent: "payportal-upstream/1"}
+}
 
 // Config configures a Client. Give either Token, or APIKey and APISecret.
 type Config struct {
@@ -66,71 +73,31 @@ type Config struct {
 	UserAgent string
 }
 
-// withDefaults fills the zero values and checks the rest.
-func (c Config) withDefaults() (Config, error) {
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, fmt.Errorf("upstream: base URL %q is not an absolute http(s) URL", c.BaseURL)
-	}
-	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
-	keyed := c.APIKey != "" || c.APISecret != ""
-	switch {
-	case c.Token != "" && keyed:
-		return c, errors.New("upstream: give either a token or an API key and secret, not both")
-	case c.Token == "" && !keyed:
-		return c, errors.New("upstream: no credentials: give a token or an API key and secret")
-	case keyed && (c.APIKey == "" || c.APISecret == ""):
-		return c, errors.New("upstream: an API key needs its secret, and a secret its key")
-	case c.Timeout < 0 || c.UploadTimeout < 0 || c.MaxAttempts < 0 ||
-		c.RetryBaseDelay < 0 || c.RetryMaxDelay < 0 || c.MaxRetryAfter < 0:
-		return c, errors.New("upstream: timeouts, delays and attempts must not be negative")
-	}
-	c.Timeout = or(c.Timeout, DefaultTimeout)
-	c.UploadTimeout = or(c.UploadTimeout, DefaultUploadTimeout)
-	c.MaxAttempts = or(c.MaxAttempts, DefaultMaxAttempts)
-	c.RetryBaseDelay = or(c.RetryBaseDelay, DefaultRetryBaseDelay)
-	c.RetryMaxDelay = max(or(c.RetryMaxDelay, DefaultRetryMaxDelay), c.RetryBaseDelay)
-	c.MaxRetryAfter = or(c.MaxRetryAfter, DefaultMaxRetryAfter)
-	if c.HTTPClient == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		// Pushes send many requests at once (each with its documents): net/http's
-		// default of two idle connections per host would close the rest after each
-		// burst and open (and, over TLS, handshake) them again for the next.
-		t.MaxIdleConns, t.MaxIdleConnsPerHost = 2*DefaultIdleConnsPerHost, DefaultIdleConnsPerHost
-		c.HTTPClient = &http.Client{Transport: t}
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
+// withDefaults checks the credentials, fills the zero values and builds
+// the transport that makes the calls.
+func (c Config) withDefaults() (Config, *transport.Client, error) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	if c.Sleep == nil {
-		c.Sleep = sleep
+	t, err := transport.New(transport.Config{
+		Name: "upstream", BaseURL: c.BaseURL, Timeout: c.Timeout, MaxAttempts: c.MaxAttempts,
+		RetryBaseDelay: c.RetryBaseDelay, RetryMaxDelay: c.RetryMaxDelay, MaxRetryAfter: c.MaxRetryAfter,
+		HTTPClient: c.HTTPClient, Logger: c.Logger, Now: c.Now, Sleep: c.Sleep, UserAgent: c.UserAgent,
+	}, defaults())
+	if err != nil {
+		return c, nil, err
 	}
-	if c.UserAgent == "" {
-		c.UserAgent = "payportal-upstream/1"
+	keyed := c.APIKey != "" || c.APISecret != ""
+	switch {
+	case c.Token != "" && keyed:
+		return c, nil, errors.New("upstream: give either a token or an API key and secret, not both")
+	case c.Token == "" && !keyed:
+		return c, nil, errors.New("upstream: no credentials: give a token or an API key and secret")
+	case keyed && (c.APIKey == "" || c.APISecret == ""):
+		return c, nil, errors.New("upstream: an API key needs its secret, and a secret its key")
+	case c.UploadTimeout < 0:
+		return c, nil, errors.New("upstream: timeouts, delays and attempts must not be negative")
 	}
-	return c, nil
-}
-
-// or returns v, or def when v is the zero value.
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	c.UploadTimeout = cmp.Or(c.UploadTimeout, DefaultUploadTimeout)
+	return c, t, nil
 }

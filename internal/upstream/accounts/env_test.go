@@ -1,16 +1,15 @@
 package accounts_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
 	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
+	"github.com/payportal/portal/internal/testutil"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
 )
 
@@ -31,7 +30,7 @@ type env struct {
 	sb    *sandbox.Server
 	ts    *httptest.Server
 	clock *sandbox.ManualClock
-	waits *waitLog
+	waits *testutil.Waits
 }
 
 // newEnv starts a sandbox behind wrap (nil for none).
@@ -53,7 +52,7 @@ func newEnv(t *testing.T, mutate func(*sandbox.Options), wrap func(http.Handler)
 	if err != nil {
 		t.Fatalf("sandbox.New: %v", err)
 	}
-	var h http.Handler = sb.Handler()
+	h := sb.Handler()
 	if wrap != nil {
 		h = wrap(h)
 	}
@@ -65,7 +64,7 @@ func newEnv(t *testing.T, mutate func(*sandbox.Options), wrap func(http.Handler)
 	if err := sb.SetPublicBaseURL(ts.URL); err != nil {
 		t.Fatalf("SetPublicBaseURL: %v", err)
 	}
-	return &env{sb: sb, ts: ts, clock: clock, waits: &waitLog{}}
+	return &env{sb: sb, ts: ts, clock: clock, waits: &testutil.Waits{}}
 }
 
 // client builds a client with a static token, the sandbox's clock, tiny
@@ -81,7 +80,7 @@ func (e *env) client(t *testing.T, mutate func(*upstream.Config)) *upstream.Clie
 		RetryMaxDelay:  4 * time.Millisecond,
 		MaxRetryAfter:  2 * time.Second,
 		Now:            e.clock.Now,
-		Sleep:          e.waits.sleep,
+		Sleep:          e.waits.Sleep,
 	}
 	if mutate != nil {
 		mutate(&cfg)
@@ -96,25 +95,6 @@ func (e *env) client(t *testing.T, mutate func(*upstream.Config)) *upstream.Clie
 // keyed switches a config to API key and secret.
 func keyed(cfg *upstream.Config) {
 	cfg.Token, cfg.APIKey, cfg.APISecret = "", apiKey, apiSecret
-}
-
-// waitLog records the waits between attempts instead of sleeping.
-type waitLog struct {
-	mu    sync.Mutex
-	waits []time.Duration
-}
-
-func (w *waitLog) sleep(_ context.Context, d time.Duration) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.waits = append(w.waits, d)
-	return nil
-}
-
-func (w *waitLog) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]time.Duration(nil), w.waits...)
 }
 
 // newExternalID returns a fresh externalApplicationId.

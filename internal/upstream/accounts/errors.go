@@ -1,11 +1,12 @@
 package accounts
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // ErrPresignedURLExpired reports an upload to a presigned URL after its
@@ -60,29 +61,12 @@ func IsPricingCodeRefused(err error) bool {
 	return errors.As(err, &e) && e.StatusCode == http.StatusBadRequest && e.Field == "pricingCode"
 }
 
-// temporaryStatus reports answers worth repeating later unchanged.
-func temporaryStatus(code int) bool {
-	switch code {
-	case http.StatusRequestTimeout, http.StatusTooEarly, http.StatusTooManyRequests,
-		http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
-
 // IsTemporary reports whether err may go away if the same call is made
 // again later: no answer (network error or attempt timeout), 408, 425, 429,
 // 500, 502, 503, 504. A cancelled context is not temporary.
 func IsTemporary(err error) bool {
 	var e *Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	if e.StatusCode == 0 {
-		return !errors.Is(e.Err, context.Canceled)
-	}
-	return temporaryStatus(e.StatusCode)
+	return errors.As(err, &e) && transport.Temporary(e.StatusCode, e.Err)
 }
 
 // IsPermanent reports whether the upstream refused the call in a way that
@@ -94,5 +78,5 @@ func IsPermanent(err error) bool {
 	if !errors.As(err, &e) {
 		return false
 	}
-	return e.StatusCode != 0 && !temporaryStatus(e.StatusCode) && !e.expired()
+	return e.StatusCode != 0 && !transport.Temporary(e.StatusCode, nil) && !e.expired()
 }

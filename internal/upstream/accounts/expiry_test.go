@@ -30,36 +30,3 @@ func TestExpiry(t *testing.T) {
 		})
 	}
 }
-
-func TestBackoffStaysInBounds(t *testing.T) {
-	base, ceiling := 100*time.Millisecond, time.Second
-	for n := 1; n <= 8; n++ {
-		full := min(base<<(n-1), ceiling)
-		for range 50 {
-			if d := backoff(n, base, ceiling); d < full/2 || d > full {
-				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, full/2, full)
-			}
-		}
-	}
-}
-
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Duration
-	}{
-		{"", 0},
-		{"3", 3 * time.Second},
-		{"-1", 0},
-		{now.Add(10 * time.Second).Format(http1123), 10 * time.Second},
-		{"garbage", 0},
-	}
-	for _, tt := range tests {
-		if got := retryAfter(tt.in, now); got != tt.want {
-			t.Errorf("retryAfter(%q) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-const http1123 = "Mon, 02 Jan 2006 15:04:05 GMT"

@@ -24,7 +24,7 @@ func TestTransientFailuresAreRetried(t *testing.T) {
 	if n := e.sb.APIRequests(); n != 4 {
 		t.Errorf("requests = %d, want MaxAttempts = 4", n)
 	}
-	waits := e.waits.all()
+	waits := e.waits.All()
 	if len(waits) != 3 || waits[1] != time.Second {
 		t.Errorf("waits = %v, want 3 with the 429's Retry-After of 1s second", waits)
 	}
@@ -41,7 +41,7 @@ func TestRetryAfterIsCapped(t *testing.T) {
 	if _, err := c.GetLink(context.Background(), mustStart(t, e, c)); err != nil {
 		t.Fatalf("get link: %v", err)
 	}
-	if waits := e.waits.all(); len(waits) != 1 || waits[0] != 2*time.Second {
+	if waits := e.waits.All(); len(waits) != 1 || waits[0] != 2*time.Second {
 		t.Errorf("waits = %v, want [2s] (MaxRetryAfter)", waits)
 	}
 }
@@ -126,7 +126,7 @@ func TestFlowSurvivesRandomFaults(t *testing.T) {
 	if n := e.sb.StartedCount(); n != 10 {
 		t.Errorf("started = %d, want 10: retried starts must not duplicate", n)
 	}
-	if len(e.waits.all()) == 0 {
+	if len(e.waits.All()) == 0 {
 		t.Error("no retries happened: the faults were not injected")
 	}
 }
@@ -138,8 +138,8 @@ func TestAttemptTimeout(t *testing.T) {
 	if !upstream.IsTemporary(err) {
 		t.Fatalf("err = %v, want temporary", err)
 	}
-	if len(e.waits.all()) != 1 {
-		t.Errorf("waits = %v, want one retry", e.waits.all())
+	if len(e.waits.All()) != 1 {
+		t.Errorf("waits = %v, want one retry", e.waits.All())
 	}
 }
 

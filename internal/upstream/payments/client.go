@@ -12,28 +12,29 @@
 package payments
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
-	"time"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Client calls the direct payment API. It is safe for concurrent use.
 type Client struct {
 	cfg Config
-	log *slog.Logger
+	t   *transport.Client
 }
 
 // New checks cfg and builds a Client. It makes no request.
 func New(cfg Config) (*Client, error) {
-	cfg, err := cfg.withDefaults()
+	cfg, t, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	return &Client{cfg: cfg, log: cfg.Logger}, nil
+	return &Client{cfg: cfg, t: t}, nil
 }
 
 // Get reads a transaction back by its externalTransactionId. It answers
@@ -71,99 +72,100 @@ func (c *Client) write(ctx context.Context, acct Account, op, sub string, ref Re
 		return nil, fmt.Errorf("payments %s: encode body: %w", op, err)
 	}
 	defer clear(payload) // the body held card digits: wipe them once sent
-	key := or(ref.IdempotencyKey, ref.ExternalTransactionID)
-	path := "/orgs/" + url.PathEscape(acct.OID) + "/" + sub
-	mayHaveActed := false // an attempt was sent and its answer lost
-	unknown := func(last error) error {
-		return &UnknownOutcomeError{Op: op, ExternalTransactionID: ref.ExternalTransactionID, Last: last}
-	}
+	w := &writing{c: c, acct: acct, ref: ref, spec: attemptSpec{op: op, method: http.MethodPut, payload: payload,
+		path: "/orgs/" + url.PathEscape(acct.OID) + "/" + sub, token: acct.Token,
+		key: cmp.Or(ref.IdempotencyKey, ref.ExternalTransactionID)}}
 	for send := 1; ; send++ {
-		res := c.attempt(ctx, attemptSpec{op: op, method: http.MethodPut, path: path, payload: payload,
-			token: acct.Token, key: key, n: send})
+		res := c.attempt(ctx, w.spec, send)
 		if res.err == nil {
 			return res.txn, nil
 		}
-		if res.sent && res.verdict() != refused && res.status != http.StatusTooManyRequests {
-			mayHaveActed = true
+		if res.Sent && res.verdict() != refused && res.Status != http.StatusTooManyRequests {
+			w.mayHaveActed = true
 		}
 		if ctx.Err() != nil {
-			if mayHaveActed {
-				return nil, unknown(ctx.Err())
-			}
-			return nil, fmt.Errorf("payments %s: %w", op, ctx.Err())
+			return nil, w.ended(ctx.Err())
 		}
-		switch res.verdict() {
-		case notDone:
-			if send >= c.cfg.MaxAttempts {
-				return nil, res.err
-			}
-		case maybeDone:
-			t, err := c.readBack(ctx, acct, op, ref.ExternalTransactionID)
-			if err == nil {
-				return t, nil
-			}
-			if !errors.Is(err, ErrNotFound) {
-				return nil, unknown(err)
-			}
-			if send >= c.cfg.MaxAttempts {
-				return nil, unknown(res.err)
-			}
-		default:
-			if mayHaveActed {
-				// An earlier attempt's fate is unknown and this one was
-				// refused (e.g. 422): still say unknown, never failed.
-				return nil, unknown(res.err)
-			}
-			return nil, res.err
+		if t, err := w.next(ctx, res, send); t != nil || err != nil {
+			return t, err
 		}
-		if err := c.wait(ctx, op, path, send, res); err != nil {
-			if mayHaveActed {
-				return nil, unknown(err)
-			}
-			return nil, fmt.Errorf("payments %s: %w", op, err)
+		if err := c.t.Pause(ctx, w.spec.request(""), res.Answer); err != nil {
+			return nil, w.ended(err)
 		}
 	}
+}
+
+// writing is one write on its way: what it sends, and whether an attempt
+// may have acted.
+type writing struct {
+	c            *Client
+	acct         Account
+	ref          Ref
+	spec         attemptSpec
+	mayHaveActed bool // an attempt was sent and its answer lost
+}
+
+// next decides after a failed attempt: the transaction (read back), the
+// error to return, or neither, to send the same request again.
+func (w *writing) next(ctx context.Context, res attemptResult, send int) (*Transaction, error) {
+	last := send >= w.c.t.MaxAttempts()
+	switch res.verdict() {
+	case notDone:
+		if last {
+			return nil, res.err
+		}
+	case maybeDone:
+		t, err := w.c.readBack(ctx, w.acct, w.spec.op, w.ref.ExternalTransactionID)
+		switch {
+		case err == nil:
+			return t, nil
+		case !errors.Is(err, ErrNotFound):
+			return nil, w.unknown(err)
+		case last:
+			return nil, w.unknown(res.err)
+		}
+	default:
+		if w.mayHaveActed {
+			// An earlier attempt's fate is unknown and this one was refused
+			// (e.g. 422): still say unknown, never failed.
+			return nil, w.unknown(res.err)
+		}
+		return nil, res.err
+	}
+	return nil, nil
+}
+
+// unknown is the outcome of a write that may have acted, last the failure seen.
+func (w *writing) unknown(last error) error {
+	return &UnknownOutcomeError{Op: w.spec.op, ExternalTransactionID: w.ref.ExternalTransactionID, Last: last}
+}
+
+// ended is the error of a write whose context ended (err): unknown once an
+// attempt may have acted.
+func (w *writing) ended(err error) error {
+	if w.mayHaveActed {
+		return w.unknown(err)
+	}
+	return fmt.Errorf("payments %s: %w", w.spec.op, err)
 }
 
 // readBack reads a transaction by externalTransactionId, repeating after
-// no answer, 429 (honouring Retry-After) and 5xx.
+// no answer, 429 (honouring Retry-After), 5xx and an unreadable answer.
 func (c *Client) readBack(ctx context.Context, acct Account, op, externalID string) (*Transaction, error) {
-	path := "/orgs/" + url.PathEscape(acct.OID) + "/transactions/" + url.PathEscape(externalID)
-	for n := 1; ; n++ {
-		res := c.attempt(ctx, attemptSpec{op: op + " read-back", method: http.MethodGet, path: path,
-			token: acct.Token, n: n})
-		if res.err == nil {
-			return res.txn, nil
+	spec := attemptSpec{op: op + " read-back", method: http.MethodGet, token: acct.Token,
+		path: "/orgs/" + url.PathEscape(acct.OID) + "/transactions/" + url.PathEscape(externalID)}
+	var res attemptResult
+	_, err := c.t.Do(ctx, spec.request(c.cfg.AppVersion), func(a transport.Answer) transport.Next {
+		if res = read(spec, a); res.err == nil || res.verdict() == refused {
+			return transport.Stop
 		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("payments %s read-back: %w", op, ctx.Err())
-		}
-		if res.verdict() == refused || n >= c.cfg.MaxAttempts {
-			return nil, res.err
-		}
-		if err := c.wait(ctx, op+" read-back", path, n, res); err != nil {
-			return nil, fmt.Errorf("payments %s read-back: %w", op, err)
-		}
+		return transport.Again
+	})
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("payments %s read-back: %w", op, err)
+	case res.err != nil:
+		return nil, res.err
 	}
-}
-
-// wait sleeps before the next attempt: Retry-After when the upstream asked
-// for it (capped), else exponential backoff with jitter.
-func (c *Client) wait(ctx context.Context, op, path string, n int, res attemptResult) error {
-	d := backoff(n, c.cfg.RetryBaseDelay, c.cfg.RetryMaxDelay)
-	if res.retryAfter > 0 {
-		d = min(res.retryAfter, c.cfg.MaxRetryAfter)
-	}
-	c.log.Info("payments call will be repeated", "op", op, "path", path, "attempt", n, "status", res.status, "wait", d)
-	return c.cfg.Sleep(ctx, d)
-}
-
-// logAttempt writes one line per attempt: never a token, body or card.
-func (c *Client) logAttempt(s attemptSpec, status int, d time.Duration, err error) {
-	attrs := []any{"op", s.op, "method", s.method, "path", s.path, "attempt", s.n, "status", status, "duration", d}
-	if err != nil {
-		c.log.Warn("payments call failed", append(attrs, "err", err)...)
-		return
-	}
-	c.log.Info("payments call", attrs...)
+	return res.txn, nil
 }

@@ -2,13 +2,12 @@ package payments
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Defaults of Config.
@@ -22,6 +21,13 @@ const (
 	// client keeps to the gateway.
 	DefaultIdleConnsPerHost = 128
 )
+
+// defaults are the Default values above, for the transport.
+func defaults() transport.Defaults {
+	return transport.Defaults{Timeout: DefaultTimeout, MaxAttempts: DefaultMaxAttempts,
+		RetryBaseDelay: DefaultRetryBaseDelay, RetryMaxDelay: DefaultRetryMaxDelay, MaxRetryAfter: DefaultMaxRetryAfter,
+		IdleConnsPerHost: DefaultIdleConnsPerHost, UserAgent: "payportal-payments/1"}
+}
 
 // Config configures a Client. Credentials are not part of it: every call
 // names the merchant Account it acts for.
@@ -63,44 +69,16 @@ type Config struct {
 	UserAgent string
 }
 
-// withDefaults fills the zero values and checks the rest.
-func (c Config) withDefaults() (Config, error) {
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, fmt.Errorf("payments: base URL %q is not an absolute http(s) URL", c.BaseURL)
-	}
-	if c.Timeout < 0 || c.MaxAttempts < 0 || c.RetryBaseDelay < 0 || c.RetryMaxDelay < 0 || c.MaxRetryAfter < 0 {
-		return c, errors.New("payments: timeouts, delays and attempts must not be negative")
-	}
-	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
+// withDefaults fills the zero values and builds the transport that makes
+// the calls.
+func (c Config) withDefaults() (Config, *transport.Client, error) {
 	c.AppVersion = SanitizeAppVersion(c.AppVersion)
-	c.Timeout = or(c.Timeout, DefaultTimeout)
-	c.MaxAttempts = or(c.MaxAttempts, DefaultMaxAttempts)
-	c.RetryBaseDelay = or(c.RetryBaseDelay, DefaultRetryBaseDelay)
-	c.RetryMaxDelay = max(or(c.RetryMaxDelay, DefaultRetryMaxDelay), c.RetryBaseDelay)
-	c.MaxRetryAfter = or(c.MaxRetryAfter, DefaultMaxRetryAfter)
-	if c.HTTPClient == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		// Many sales go out at once (every cashier of every merchant shares
-		// this client): net/http's default of two idle connections per host
-		// would close the rest after each burst and dial (and, over TLS,
-		// handshake) them again for the next.
-		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 2*DefaultIdleConnsPerHost, DefaultIdleConnsPerHost
-		c.HTTPClient = &http.Client{Transport: tr}
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
-	if c.Sleep == nil {
-		c.Sleep = sleep
-	}
-	if c.UserAgent == "" {
-		c.UserAgent = "payportal-payments/1"
-	}
-	return c, nil
+	t, err := transport.New(transport.Config{
+		Name: "payments", BaseURL: c.BaseURL, Timeout: c.Timeout, MaxAttempts: c.MaxAttempts,
+		RetryBaseDelay: c.RetryBaseDelay, RetryMaxDelay: c.RetryMaxDelay, MaxRetryAfter: c.MaxRetryAfter,
+		HTTPClient: c.HTTPClient, Logger: c.Logger, Now: c.Now, Sleep: c.Sleep, UserAgent: c.UserAgent,
+	}, defaults())
+	return c, t, err
 }
 
 // SanitizeAppVersion makes v fit the published appVersion pattern
@@ -121,25 +99,4 @@ func SanitizeAppVersion(v string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// or returns v, or def when v is the zero value.
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/payportal/portal/internal/sandbox/kit"
 	sandbox "github.com/payportal/portal/internal/sandbox/payments"
+	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/upstream/payments"
 )
 
@@ -33,7 +34,7 @@ type env struct {
 	faults *kit.Injector
 	acct   payments.Account
 	logs   *syncBuffer
-	waits  *waitLog
+	waits  *testutil.Waits
 	bodies *bodyLog
 }
 
@@ -48,7 +49,7 @@ func newEnv(t *testing.T, mutate func(*sandbox.Options)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{clock: kit.NewManualClock(t0), faults: faults, logs: &syncBuffer{}, waits: &waitLog{}, bodies: &bodyLog{}}
+	e := &env{clock: kit.NewManualClock(t0), faults: faults, logs: &syncBuffer{}, waits: &testutil.Waits{}, bodies: &bodyLog{}}
 	logger := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts := sandbox.Options{TimeoutDelay: 10 * time.Millisecond}
 	if mutate != nil {
@@ -87,7 +88,7 @@ func (e *env) client(t *testing.T, mutate func(*payments.Config)) *payments.Clie
 		RetryMaxDelay:  4 * time.Millisecond,
 		MaxRetryAfter:  2 * time.Second,
 		Now:            e.clock.Now,
-		Sleep:          e.waits.sleep,
+		Sleep:          e.waits.Sleep,
 		Logger:         slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	if mutate != nil {
@@ -108,25 +109,6 @@ func (e *env) count(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return len(txns)
-}
-
-// waitLog records the waits between attempts instead of sleeping.
-type waitLog struct {
-	mu    sync.Mutex
-	waits []time.Duration
-}
-
-func (w *waitLog) sleep(_ context.Context, d time.Duration) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.waits = append(w.waits, d)
-	return nil
-}
-
-func (w *waitLog) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]time.Duration(nil), w.waits...)
 }
 
 // bodyLog keeps the requests the sandbox received: method, path, headers

@@ -1,11 +1,12 @@
 package payments
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Sentinel errors; test them with errors.Is.
@@ -94,14 +95,7 @@ func IsTemporary(err error) bool {
 		return true
 	}
 	var e *Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	if e.StatusCode == 0 {
-		return !errors.Is(e.Err, context.Canceled)
-	}
-	return e.StatusCode == http.StatusRequestTimeout || e.StatusCode == http.StatusTooEarly ||
-		e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
+	return errors.As(err, &e) && (transport.Temporary(e.StatusCode, e.Err) || e.StatusCode >= 500)
 }
 
 // ValidationError is a request the client refused to send because a field

@@ -98,7 +98,7 @@ func TestRateLimitedHonoursRetryAfter(t *testing.T) {
 	if got := e.methods(); len(got) != 2 || got[1] != "PUT" {
 		t.Fatalf("requests %v, want PUT PUT", got)
 	}
-	if w := e.waits.all(); len(w) != 1 || w[0] != 2*time.Second {
+	if w := e.waits.All(); len(w) != 1 || w[0] != 2*time.Second {
 		t.Fatalf("waits %v, want [2s]", w)
 	}
 	// A read-back honours it as well.
@@ -106,7 +106,7 @@ func TestRateLimitedHonoursRetryAfter(t *testing.T) {
 	if _, err := e.client(t, nil).Get(context.Background(), e.acct, tr.ExternalTransactionID); err != nil {
 		t.Fatal(err)
 	}
-	if w := e.waits.all(); len(w) != 2 || w[1] != 2*time.Second {
+	if w := e.waits.All(); len(w) != 2 || w[1] != 2*time.Second {
 		t.Fatalf("waits %v", w)
 	}
 }

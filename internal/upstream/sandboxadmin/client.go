@@ -9,17 +9,16 @@
 package sandboxadmin
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Config configures a Client.
@@ -39,33 +38,27 @@ type Config struct {
 
 // Client calls the sandbox's admin API. It is safe for concurrent use.
 type Client struct {
-	cfg Config
+	token string
+	t     *transport.Client
 }
 
 // New checks cfg and returns a Client; it makes no request.
 func New(cfg Config) (*Client, error) {
-	u, err := url.Parse(cfg.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("sandboxadmin: base URL %q is not an absolute http(s) URL", cfg.BaseURL)
+	t, err := transport.New(transport.Config{Name: "sandboxadmin", BaseURL: cfg.BaseURL, Timeout: max(cfg.Timeout, 0),
+		HTTPClient: cfg.HTTPClient, Logger: cfg.Logger},
+		// One attempt: what calls it (start-up, boarding) repeats on its own schedule.
+		transport.Defaults{Timeout: 15 * time.Second, MaxAttempts: 1, UserAgent: "payportal-sandboxadmin/1"})
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Token == "" {
 		return nil, errors.New("sandboxadmin: the admin token is required")
 	}
-	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 15 * time.Second
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	return &Client{cfg: cfg}, nil
+	return &Client{token: cfg.Token, t: t}, nil
 }
 
 // BaseURL is the sandbox's address.
-func (c *Client) BaseURL() string { return c.cfg.BaseURL }
+func (c *Client) BaseURL() string { return c.t.BaseURL() }
 
 // Errors told apart with errors.Is.
 var (
@@ -183,43 +176,18 @@ func (c *Client) Credentials(ctx context.Context, applicationID string) (*Creden
 
 // do sends one request and decodes a 2xx answer into out (if not nil).
 func (c *Client) do(ctx context.Context, method, path string, body []byte, out any) error {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.cfg.BaseURL+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	start := time.Now()
-	res, err := c.cfg.HTTPClient.Do(req)
-	if err != nil {
-		c.cfg.Logger.Warn("sandbox admin call failed", "method", method, "path", path, "err", err)
+	a, err := c.t.Send(ctx, transport.Request{Method: method, Path: path, Payload: body,
+		Header: http.Header{"Authorization": {"Bearer " + c.token}}}, 1)
+	switch {
+	case err != nil:
 		return &Error{Method: method, Path: path, Err: err}
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	c.cfg.Logger.Info("sandbox admin call", "method", method, "path", path, "status", res.StatusCode, "duration", time.Since(start))
-	if err != nil {
-		return &Error{Method: method, Path: path, Err: err}
-	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		var msg struct {
-			Message string `json:"message"`
-		}
-		_ = json.Unmarshal(raw, &msg)
-		return &Error{Method: method, Path: path, StatusCode: res.StatusCode, Message: msg.Message}
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return &Error{Method: method, Path: path, StatusCode: res.StatusCode, Message: "answer is not the expected JSON: " + err.Error()}
+	case a.Status == 0 || (a.OK() && a.Err != nil):
+		return &Error{Method: method, Path: path, Err: a.Err}
+	case !a.OK():
+		return &Error{Method: method, Path: path, StatusCode: a.Status, Message: a.Refusal().Message}
+	case out != nil:
+		if err := json.Unmarshal(a.Body, out); err != nil {
+			return &Error{Method: method, Path: path, StatusCode: a.Status, Message: "answer is not the expected JSON: " + err.Error()}
 		}
 	}
 	return nil

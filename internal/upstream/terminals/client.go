@@ -1,35 +1,28 @@
 package terminals
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"math/rand/v2"
-	"net/http"
-	"net/http/httptrace"
-	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Client calls the terminal cloud. It is safe for concurrent use; one
 // Client serves every merchant and location.
 type Client struct {
 	cfg Config
-	log *slog.Logger
+	t   *transport.Client
 }
 
 // New checks cfg and builds a Client. It makes no request.
 func New(cfg Config) (*Client, error) {
-	cfg, err := cfg.withDefaults()
+	cfg, t, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	return &Client{cfg: cfg, log: cfg.Logger}, nil
+	return &Client{cfg: cfg, t: t}, nil
 }
 
 // Location is what a call needs to know of a merchant's location: its id,
@@ -54,17 +47,12 @@ const (
 	retryUnreceived
 )
 
-// allows reports whether the policy repeats after res.
-func (p retryPolicy) allows(res attemptResult) bool {
-	switch res.status {
-	case 0:
-		return p == retryReads || !res.sent
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return p == retryReads
+// repeats reports whether the policy repeats a call after a.
+func (p retryPolicy) repeats(a transport.Answer) bool {
+	if p == retryUnreceived {
+		return a.Unsent()
 	}
-	return false
+	return a.Transient()
 }
 
 // call describes one API call.
@@ -78,157 +66,58 @@ type call struct {
 	attempts int // 0: Config.MaxAttempts
 }
 
-// maxAnswer bounds the answers the client reads.
-const maxAnswer = 1 << 20
-
 // do runs a call with its retries and returns the envelope of a 2xx answer,
 // an *Error, or the context's error wrapped.
 func (c *Client) do(ctx context.Context, cl call) (*envelope, error) {
-	var payload []byte
+	req := transport.Request{Op: cl.op, Method: cl.method, Path: cl.path, Attempts: cl.attempts}
 	if cl.body != nil {
 		var err error
-		if payload, err = json.Marshal(cl.body); err != nil {
+		if req.Payload, err = json.Marshal(cl.body); err != nil {
 			return nil, fmt.Errorf("terminals %s: encode body: %w", cl.op, err)
 		}
 	}
-	attempts := or(cl.attempts, c.cfg.MaxAttempts)
-	for attempt := 1; ; attempt++ {
-		res := c.attempt(ctx, cl, payload, attempt)
-		if res.err == nil {
-			return res.env, nil
-		}
-		if ctx.Err() != nil && res.status == 0 {
-			res.err.Err = ctx.Err()
-			return nil, res.err
-		}
-		if attempt >= attempts || !cl.policy.allows(res) {
-			return nil, res.err
-		}
-		wait := backoff(attempt, c.cfg.RetryBaseDelay, c.cfg.RetryMaxDelay)
-		if res.retryAfter > 0 {
-			wait = min(res.retryAfter, c.cfg.MaxRetryAfter)
-		}
-		c.log.Info("terminal cloud call will be retried", "op", cl.op, "method", cl.method, "path", cl.path,
-			"attempt", attempt, "status", res.status, "wait", wait)
-		if err := sleep(ctx, c.cfg.Clock, wait); err != nil {
-			return nil, fmt.Errorf("terminals %s %s %s: %w", cl.op, cl.method, cl.path, err)
-		}
-	}
-}
-
-// attemptResult is the outcome of one attempt.
-type attemptResult struct {
-	env        *envelope
-	err        *Error
-	status     int  // 0 when no answer arrived
-	sent       bool // the whole request was written
-	retryAfter time.Duration
-}
-
-// attempt makes one request, bounded by the attempt timeout.
-func (c *Client) attempt(ctx context.Context, cl call, payload []byte, n int) attemptResult {
-	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	var sent atomic.Bool
-	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
-		WroteRequest: func(i httptrace.WroteRequestInfo) {
-			sent.Store(i.Err == nil)
-			if f, ok := ctx.Value(wroteKey{}).(func(time.Time)); ok && i.Err == nil {
-				f(c.cfg.Clock.Now())
-			}
-		},
-	})
-	fail := func(status int, err error) *Error {
-		return &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: status, Err: err}
-	}
-	var body io.Reader
-	if payload != nil {
-		body = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(actx, cl.method, c.cfg.BaseURL+cl.path, body)
-	if err != nil {
-		return attemptResult{err: fail(0, err)}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	if cl.apiKey != "" {
-		req.Header.Set("x-apikey", cl.apiKey)
+		req.Header = map[string][]string{"X-Apikey": {cl.apiKey}}
 	}
-	start := time.Now()
-	resp, err := c.cfg.HTTPClient.Do(req)
-	if err != nil {
-		c.logAttempt(cl, n, 0, "", time.Since(start), err)
-		e := fail(0, err)
-		e.sent = sent.Load()
-		return attemptResult{err: e, sent: e.sent}
+	if f, ok := ctx.Value(wroteKey{}).(func(time.Time)); ok {
+		req.Wrote = f
 	}
-	defer func() { _ = resp.Body.Close() }()
-	res := attemptResult{status: resp.StatusCode, sent: true}
-	env, derr := decodeEnvelope(io.LimitReader(resp.Body, maxAnswer))
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
-	c.logAttempt(cl, n, resp.StatusCode, env.Status, time.Since(start), nil)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := fail(resp.StatusCode, nil)
-		e.Status, e.Message = env.Status, env.message()
-		if e.Message == "" {
-			e.Message = http.StatusText(resp.StatusCode)
-		}
-		res.err = e
-		res.retryAfter = retryAfter(resp.Header.Get("Retry-After"), c.cfg.Clock.Now())
-		return res
+	a, err := c.t.Do(ctx, req, transport.RepeatWhen(cl.policy.repeats))
+	fail := func(status int, err error) *Error {
+		return &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: status, Err: err, sent: a.Sent}
 	}
+	switch {
+	case err != nil && a.Status == 0:
+		return nil, fail(0, err) // the context ended, or nothing could be sent
+	case err != nil:
+		return nil, fmt.Errorf("terminals %s %s %s: %w", cl.op, cl.method, cl.path, err)
+	case a.Status == 0:
+		return nil, fail(0, a.Err)
+	case !a.OK():
+		e, r := fail(a.Status, nil), a.Refusal()
+		e.Status, e.Message = r.Status, r.Message
+		return nil, e
+	}
+	env, derr := decodeEnvelope(a.Body)
 	if derr != nil {
-		e := fail(resp.StatusCode, nil)
+		e := fail(a.Status, nil)
 		e.Message = "answer is not the expected envelope: " + derr.Error()
-		res.err = e
-		return res
+		return nil, e
 	}
-	res.env = env
-	return res
+	return env, nil
 }
 
 // wroteKey carries, in a read's context, the function told when the
 // request has been written (the Poller's: it spaces reads by their writes).
 type wroteKey struct{}
 
-// logAttempt writes one line per attempt. Paths carry ids but never a
-// query, an API key or a body.
-func (c *Client) logAttempt(cl call, attempt, status int, envStatus string, d time.Duration, err error) {
-	attrs := []any{"op", cl.op, "method", cl.method, "path", cl.path, "attempt", attempt, "status", status, "duration", d}
-	if envStatus != "" {
-		attrs = append(attrs, "cloud_status", envStatus)
+// logEnvelope adds the envelope's Status to an attempt's log line.
+func logEnvelope(body []byte) []any {
+	var env struct {
+		Status string `json:"Status"`
 	}
-	if err != nil {
-		c.log.Warn("terminal cloud call failed", append(attrs, "err", err)...)
-		return
+	if json.Unmarshal(body, &env) != nil || env.Status == "" {
+		return nil
 	}
-	c.log.Info("terminal cloud call", attrs...)
-}
-
-// backoff is the wait before attempt n+1: base·2^(n-1), capped, with half
-// of it random ("equal jitter") so clients that failed together spread out.
-func backoff(n int, base, ceiling time.Duration) time.Duration {
-	d := base
-	for i := 1; i < n && d < ceiling; i++ {
-		d *= 2
-	}
-	d = min(d, ceiling)
-	half := d / 2
-	return half + time.Duration(rand.Int64N(int64(half)+1))
-}
-
-// retryAfter reads a Retry-After header: seconds or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
-		return time.Duration(secs) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
+	return []any{"cloud_status", env.Status}
 }

@@ -1,13 +1,14 @@
 package terminals
 
 import (
+	"cmp"
+	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Defaults of Config.
@@ -54,51 +55,29 @@ type Config struct {
 	UserAgent string
 }
 
-// withDefaults fills the zero values and checks the rest.
-func (c Config) withDefaults() (Config, error) {
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, fmt.Errorf("terminals: base URL %q is not an absolute http(s) URL", c.BaseURL)
-	}
-	if c.Timeout < 0 || c.MaxAttempts < 0 || c.RetryBaseDelay < 0 || c.RetryMaxDelay < 0 || c.MaxRetryAfter < 0 {
-		return c, errors.New("terminals: timeouts, delays and attempts must not be negative")
-	}
+// withDefaults fills the zero values, checks the polling schedule and
+// builds the transport that makes the calls.
+func (c Config) withDefaults() (Config, *transport.Client, error) {
+	var err error
 	if c.Poll, err = c.Poll.withDefaults(); err != nil {
-		return c, err
-	}
-	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
-	c.Timeout = or(c.Timeout, DefaultTimeout)
-	c.MaxAttempts = or(c.MaxAttempts, DefaultMaxAttempts)
-	c.RetryBaseDelay = or(c.RetryBaseDelay, DefaultRetryBaseDelay)
-	c.RetryMaxDelay = max(or(c.RetryMaxDelay, DefaultRetryMaxDelay), c.RetryBaseDelay)
-	c.MaxRetryAfter = or(c.MaxRetryAfter, DefaultMaxRetryAfter)
-	if c.HTTPClient == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		// A Poller keeps up to its MaxInFlight requests open to one host;
-		// the default of 2 idle connections per host would make it dial
-		// again and again.
-		tr.MaxIdleConnsPerHost = 64
-		c.HTTPClient = &http.Client{Transport: tr}
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
+		return c, nil, err
 	}
 	if c.Clock == nil {
 		c.Clock = SystemClock{}
 	}
-	if c.UserAgent == "" {
-		c.UserAgent = "payportal-terminals/1"
-	}
-	return c, nil
-}
-
-// or returns v, or def when v is the zero value.
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
+	clock := c.Clock
+	t, err := transport.New(transport.Config{
+		Name: "terminals", BaseURL: c.BaseURL, Timeout: c.Timeout, MaxAttempts: c.MaxAttempts,
+		RetryBaseDelay: c.RetryBaseDelay, RetryMaxDelay: c.RetryMaxDelay, MaxRetryAfter: c.MaxRetryAfter,
+		HTTPClient: c.HTTPClient, Logger: c.Logger, Now: clock.Now, UserAgent: c.UserAgent, LogAnswer: logEnvelope,
+		Sleep: func(ctx context.Context, d time.Duration) error { return sleep(ctx, clock, d) },
+	}, transport.Defaults{
+		Timeout: DefaultTimeout, MaxAttempts: DefaultMaxAttempts, RetryBaseDelay: DefaultRetryBaseDelay,
+		RetryMaxDelay: DefaultRetryMaxDelay, MaxRetryAfter: DefaultMaxRetryAfter,
+		// A Poller keeps up to its MaxInFlight requests open to one host.
+		IdleConnsPerHost: 64, UserAgent: "payportal-terminals/1",
+	})
+	return c, t, err
 }
 
 // Defaults of PollPolicy.
@@ -134,11 +113,11 @@ func (p PollPolicy) withDefaults() (PollPolicy, error) {
 	if p.FirstPoll < 0 || p.Interval < 0 || p.BackoffAfter < 0 || p.MaxInterval < 0 || p.Budget < 0 {
 		return p, errors.New("terminals: poll durations must not be negative")
 	}
-	p.FirstPoll = or(p.FirstPoll, DefaultFirstPoll)
-	p.Interval = or(p.Interval, DefaultPollInterval)
-	p.BackoffAfter = or(p.BackoffAfter, DefaultBackoffAfter)
-	p.MaxInterval = max(or(p.MaxInterval, DefaultMaxInterval), p.Interval)
-	p.Budget = or(p.Budget, DefaultPollBudget)
+	p.FirstPoll = cmp.Or(p.FirstPoll, DefaultFirstPoll)
+	p.Interval = cmp.Or(p.Interval, DefaultPollInterval)
+	p.BackoffAfter = cmp.Or(p.BackoffAfter, DefaultBackoffAfter)
+	p.MaxInterval = max(cmp.Or(p.MaxInterval, DefaultMaxInterval), p.Interval)
+	p.Budget = cmp.Or(p.Budget, DefaultPollBudget)
 	return p, nil
 }
 

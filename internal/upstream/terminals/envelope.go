@@ -2,7 +2,6 @@ package terminals
 
 import (
 	"encoding/json"
-	"io"
 	"strings"
 )
 
@@ -43,20 +42,11 @@ func (e *envelope) hasResult() bool {
 	return r != "" && r != "null"
 }
 
-// decodeEnvelope reads an answer. It always returns an envelope (empty
-// when the body is not one) so that a refusal's status can be reported.
-func decodeEnvelope(r io.Reader) (*envelope, error) {
+// decodeEnvelope reads a successful answer's envelope.
+func decodeEnvelope(body []byte) (*envelope, error) {
 	env := &envelope{}
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		return env, err
-	}
-	if err := json.Unmarshal(raw, env); err != nil {
-		*env = envelope{}
-		if s := strings.TrimSpace(string(raw)); s != "" && !strings.HasPrefix(s, "<") {
-			env.Message = s[:min(len(s), 200)]
-		}
-		return env, err
+	if err := json.Unmarshal(body, env); err != nil {
+		return nil, err
 	}
 	return env, nil
 }

@@ -1,10 +1,12 @@
 package terminals
 
 import (
-	"context"
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/payportal/portal/internal/upstream/transport"
 )
 
 // Errors a caller tells apart with errors.Is. Calls return an *Error that
@@ -63,7 +65,7 @@ func (e *Error) Error() string {
 	if e.StatusCode == 0 {
 		return fmt.Sprintf("%s: %v", prefix, e.Err)
 	}
-	return fmt.Sprintf("%s: %d %s: %s", prefix, e.StatusCode, or(e.Status, http.StatusText(e.StatusCode)), e.Message)
+	return fmt.Sprintf("%s: %d %s: %s", prefix, e.StatusCode, cmp.Or(e.Status, http.StatusText(e.StatusCode)), e.Message)
 }
 
 // Unwrap returns the transport error, if any.
@@ -88,30 +90,13 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-// temporary reports answers worth repeating later unchanged (for reads).
-func temporaryStatus(code int) bool {
-	switch code {
-	case http.StatusRequestTimeout, http.StatusTooEarly, http.StatusTooManyRequests,
-		http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
-
 // IsTemporary reports whether a read (configuration or result) may
 // succeed if made again later: no answer, 408, 425, 429, 500, 502, 503,
 // 504. A cancelled context is not temporary. For a launch, look at
 // ErrOutcomeUnknown, ErrDeviceBusy and ErrUnavailable instead.
 func IsTemporary(err error) bool {
 	var e *Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	if e.StatusCode == 0 {
-		return !errors.Is(e.Err, context.Canceled)
-	}
-	return temporaryStatus(e.StatusCode)
+	return errors.As(err, &e) && transport.Temporary(e.StatusCode, e.Err)
 }
 
 // FieldError is a request the client refused to send; it matches

@@ -1,6 +1,7 @@
 package terminals
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -168,7 +169,7 @@ func (c *Client) Launch(ctx context.Context, loc Location, deviceName string, tx
 		// Accepted by HTTP but without an id to follow: the device may be
 		// prompting the cardholder now.
 		return Launched{}, &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: http.StatusOK, Status: env.Status,
-			Message: or(env.message(), "launch answer carries no UniqueTransId"), Unknown: true}
+			Message: cmp.Or(env.message(), "launch answer carries no UniqueTransId"), Unknown: true}
 	}
 	return Launched{UniqueTransID: res.UniqueTransID, At: at}, nil
 }

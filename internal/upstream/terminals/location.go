@@ -1,6 +1,7 @@
 package terminals
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -86,7 +87,7 @@ func (c *Client) Config(ctx context.Context, loc Location) (*LocationConfig, err
 	if loc.APIKey == "" {
 		return nil, &FieldError{Field: "x-apikey", Message: "the configuration download needs the API key"}
 	}
-	cl := call{op: "config", method: http.MethodGet, path: "/Config/" + url.PathEscape(loc.ID), apiKey: loc.APIKey}
+	cl := call{op: "config", method: http.MethodGet, path: "/Config/" + url.PathEscape(loc.ID), apiKey: loc.APIKey, policy: retryReads}
 	env, err := c.do(ctx, cl)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func (c *Client) Config(ctx context.Context, loc Location) (*LocationConfig, err
 	var w wireConfig
 	if !bool(env.Success) || !env.hasResult() {
 		return nil, &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: int(env.StatusCode),
-			Status: env.Status, Message: or(env.message(), "answer carries no configuration")}
+			Status: env.Status, Message: cmp.Or(env.message(), "answer carries no configuration")}
 	}
 	if err := json.Unmarshal(env.Result, &w); err != nil {
 		return nil, &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: http.StatusOK,

@@ -1,6 +1,7 @@
 package terminals
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
@@ -94,8 +95,8 @@ func NewPoller(c *Client, cfg PollerConfig) (*Poller, error) {
 	if cfg.MaxInFlight < 0 || cfg.PollTimeout < 0 {
 		return nil, errors.New("terminals: poller limits must not be negative")
 	}
-	cfg.MaxInFlight = or(cfg.MaxInFlight, DefaultMaxInFlight)
-	cfg.PollTimeout = or(cfg.PollTimeout, DefaultPollTimeout)
+	cfg.MaxInFlight = cmp.Or(cfg.MaxInFlight, DefaultMaxInFlight)
+	cfg.PollTimeout = cmp.Or(cfg.PollTimeout, DefaultPollTimeout)
 	return &Poller{c: c, cfg: cfg, policy: c.cfg.Poll, clock: c.cfg.Clock, jobs: map[string]*job{},
 		wake: make(chan struct{}, 1)}, nil
 }

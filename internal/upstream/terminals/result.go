@@ -1,6 +1,7 @@
 package terminals
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -196,7 +197,7 @@ func (c *Client) result(ctx context.Context, loc Location, id string, attempts i
 		return nil, &FieldError{Field: "uniqueTransId", Message: "is required"}
 	}
 	cl := call{op: "result", method: http.MethodGet, path: "/transactionresult/" + url.PathEscape(id),
-		apiKey: loc.APIKey, attempts: attempts}
+		apiKey: loc.APIKey, policy: retryReads, attempts: attempts}
 	env, err := c.do(ctx, cl)
 	if err != nil {
 		return nil, err
@@ -206,7 +207,7 @@ func (c *Client) result(ctx context.Context, loc Location, id string, attempts i
 	}
 	if !bool(env.Success) || !env.hasResult() {
 		return nil, &Error{Op: cl.op, Method: cl.method, Path: cl.path, StatusCode: http.StatusOK, Status: env.Status,
-			Message: or(env.message(), "answer carries no result")}
+			Message: cmp.Or(env.message(), "answer carries no result")}
 	}
 	var w wireResult
 	if err := json.Unmarshal(env.Result, &w); err != nil {
