@@ -109,3 +109,32 @@ func TestDrainPeriod(t *testing.T) {
 		}
 	}
 }
+
+// X-Forwarded-For is believed only from listed proxies; trusting a proxy
+// without saying which is refused.
+func TestTrustedProxies(t *testing.T) {
+	all := valid()
+	all["PORTAL_TRUSTED_PROXIES"] = "10.0.0.0/24, 127.0.0.1, ::1"
+	c, err := config.Load(lookup(all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.TrustProxy || len(c.TrustedProxies) != 3 || c.TrustedProxies[1].String() != "127.0.0.1/32" || c.TrustedProxies[2].String() != "::1/128" {
+		t.Errorf("proxies %v (trust %v)", c.TrustedProxies, c.TrustProxy)
+	}
+	for _, tc := range []struct{ vars map[string]string }{
+		{map[string]string{"PORTAL_TRUST_PROXY": "true"}},
+		{map[string]string{"PORTAL_TRUSTED_PROXIES": "0.0.0.0/0"}},
+		{map[string]string{"PORTAL_TRUSTED_PROXIES": "proxy.internal"}},
+		{map[string]string{"PORTAL_TRUSTED_PROXIES": "10.0.0.1", "PORTAL_TRUST_PROXY": "false"}},
+	} {
+		all := valid()
+		for k, v := range tc.vars {
+			all[k] = v
+		}
+		_, err := config.Load(lookup(all))
+		if err == nil || !strings.Contains(err.Error(), "PORTAL_TRUST") {
+			t.Errorf("%v: %v", tc.vars, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package config
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -17,9 +18,11 @@ type Config struct {
 	LogLevel   string
 	ListenAddr string
 	PublicURL  *url.URL
-	// TrustProxy makes the portal believe X-Forwarded-For and X-Forwarded-Proto,
-	// which is right only behind a proxy that sets them.
+	// TrustProxy says the portal runs behind the proxies of TrustedProxies.
 	TrustProxy bool
+	// TrustedProxies are the proxies whose X-Forwarded-For and X-Forwarded-Proto
+	// are believed (PORTAL_TRUSTED_PROXIES); see readTrustedProxies.
+	TrustedProxies []netip.Prefix
 
 	DatabaseURL string
 	// DBMaxConns is the pool this replica would use if the database allowed it:
@@ -183,7 +186,6 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		Env:                     r.oneOf("PORTAL_ENV", "development", "development", "production"),
 		LogLevel:                r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
 		ListenAddr:              r.str("PORTAL_LISTEN_ADDR", "127.0.0.1:8080"),
-		TrustProxy:              r.boolean("PORTAL_TRUST_PROXY", false),
 		SessionIdleTimeout:      r.duration("PORTAL_SESSION_IDLE_TIMEOUT", 30*time.Minute),
 		SessionLifetime:         r.duration("PORTAL_SESSION_LIFETIME", 12*time.Hour),
 		PasswordHashConcurrency: r.integer("PORTAL_PASSWORD_HASH_CONCURRENCY", 0, 0, 1024),
@@ -196,6 +198,8 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		SeedExamples:            r.boolean("PORTAL_SEED_EXAMPLES", false),
 	}
 	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)
+	c.TrustedProxies = readTrustedProxies(r)
+	c.TrustProxy = len(c.TrustedProxies) > 0
 	c.DrainPeriod = r.durationOrZero("PORTAL_DRAIN_PERIOD")
 	if v, ok := r.raw("PORTAL_DRAIN_PERIOD"); c.IsProduction() && (!ok || v == "") {
 		c.DrainPeriod = 5 * time.Second
