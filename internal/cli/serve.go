@@ -52,7 +52,7 @@ func (e env) serve(ctx context.Context) error {
 	defer p.close(context.WithoutCancel(ctx))
 	gate.Ready(p.app.Handler)
 	e.printStarted(cfg, p.adminCreated)
-	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env)
+	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env, "instance", cfg.Instance)
 
 	var serveErr error
 	select {

@@ -18,6 +18,10 @@ type Config struct {
 	LogLevel   string
 	ListenAddr string
 	PublicURL  *url.URL
+	// Instance names this process among the replicas, in the job queue's
+	// records (which instance worked a job) and the terminal follower's leases
+	// (PORTAL_INSTANCE_NAME, default the host's name).
+	Instance string
 	// TrustProxy says the portal runs behind the proxies of TrustedProxies.
 	TrustProxy bool
 	// TrustedProxies are the proxies whose X-Forwarded-For and X-Forwarded-Proto
@@ -198,6 +202,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 		SeedExamples:            r.boolean("PORTAL_SEED_EXAMPLES", false),
 	}
 	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)
+	c.Instance = readInstance(r)
 	c.TrustedProxies = readTrustedProxies(r)
 	c.TrustProxy = len(c.TrustedProxies) > 0
 	c.DrainPeriod = r.durationOrZero("PORTAL_DRAIN_PERIOD")

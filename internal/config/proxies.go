@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"net/netip"
+	"os"
+	"regexp"
 	"strings"
 )
 
@@ -49,4 +51,23 @@ func parsePrefix(s string) (netip.Prefix, error) {
 		return netip.Prefix{}, err
 	}
 	return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
+}
+
+// instanceShape is what PORTAL_INSTANCE_NAME accepts: a short name safe in
+// logs and in River's client id.
+var instanceShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+
+// readInstance reads PORTAL_INSTANCE_NAME, or the host's name (a container's
+// or pod's name where replicas run).
+func readInstance(r *reader) string {
+	host, _ := os.Hostname()
+	if !instanceShape.MatchString(host) {
+		host = "portal"
+	}
+	name := r.str("PORTAL_INSTANCE_NAME", host)
+	if !instanceShape.MatchString(name) {
+		r.fail("PORTAL_INSTANCE_NAME", fmt.Sprintf("must be letters, digits, dots, dashes or underscores (at most 63), not %q", name))
+		return host
+	}
+	return name
 }
