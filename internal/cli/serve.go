@@ -69,9 +69,6 @@ func (e env) serve(ctx context.Context) error {
 // instance).
 func drain(cfg *config.Config, log *slog.Logger, gate *web.Lifecycle, srv *http.Server, a *app.App, listening bool) error {
 	gate.Drain()
-	// Each response now closes its connection, so a balancer that keeps
-	// connections open moves to the other instances at once.
-	srv.SetKeepAlivesEnabled(false)
 	log.Info("draining", "period", cfg.DrainPeriod)
 	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.DrainPeriod+shutdownTimeout)
 	defer cancel()

@@ -88,6 +88,18 @@ func (c *client) postForm(path string, values url.Values) response {
 		http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 }
 
+// postFormWith posts values with the CSRF token and extra headers.
+func (c *client) postFormWith(path string, values url.Values, header http.Header) response {
+	c.mu.Lock()
+	values.Set("csrf_token", c.csrf)
+	c.mu.Unlock()
+	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	for k, v := range header {
+		h[k] = v
+	}
+	return c.do(http.MethodPost, path, strings.NewReader(values.Encode()), h)
+}
+
 // token is the CSRF token of the last page seen.
 func (c *client) token() string { c.mu.Lock(); defer c.mu.Unlock(); return c.csrf }
 

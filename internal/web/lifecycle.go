@@ -11,7 +11,10 @@ import (
 // nothing to an instance still migrating or wiring itself. After Drain (on
 // SIGTERM), /readyz answers 503 "draining" while every other request is still
 // served, so the balancer takes the instance out of rotation before its
-// listener closes and no client meets a closed port.
+// listener closes and no client meets a closed port. Responses while draining
+// close their connection after them, so a client keeping connections open
+// moves on; idle connections are left open until the listener closes, since
+// closing one under a request the balancer is just sending would fail it.
 type Lifecycle struct {
 	app      atomic.Pointer[http.Handler]
 	draining atomic.Bool
@@ -30,6 +33,9 @@ func (l *Lifecycle) Drain() { l.draining.Store(true) }
 // ServeHTTP answers the probes for the phase and hands the rest to the app.
 func (l *Lifecycle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	app := l.app.Load()
+	if l.draining.Load() {
+		w.Header().Set("Connection", "close")
+	}
 	switch {
 	case r.URL.Path == "/readyz" && l.draining.Load():
 		unavailable(w, "draining\n")

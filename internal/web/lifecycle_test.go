@@ -41,8 +41,8 @@ func TestLifecyclePhases(t *testing.T) {
 		t.Errorf("draining /readyz: %d %q", code, body)
 	}
 	for _, path := range []string{"/healthz", "/login"} {
-		if code, body, _ := answer(t, gate, path); code != http.StatusOK || body != "app "+path {
-			t.Errorf("draining %s is still served: %d %q", path, code, body)
+		if code, body, h := answer(t, gate, path); code != http.StatusOK || body != "app "+path || h.Get("Connection") != "close" {
+			t.Errorf("draining %s is still served, closing its connection after: %d %q %v", path, code, body, h)
 		}
 	}
 }
