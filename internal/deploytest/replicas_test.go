@@ -51,6 +51,8 @@ func TestReplicasBehindABalancer(t *testing.T) {
 		{"a client forging X-Forwarded-For is throttled by its real address", w.forgedAddress},
 		{"sign in and work on any replica; an edit is seen through the others", w.editsSeenEverywhere},
 		{"50 submissions push exactly once though a replica is killed mid-push", w.pushesOnceDespiteAKill},
+		{"a replica killed mid-terminal-follow: another records the sale", w.terminalTakenOver},
+		{"a replica killed during a payment's unknown-outcome check: another reads it back", w.paymentReadBack},
 	}
 	for _, s := range steps {
 		start := time.Now()

@@ -150,6 +150,9 @@ func paymentsMember(t *testing.T, a *app.App, admin *models.User, merchantID uui
 	if _, err := a.Auth.ConfirmEnrolment(ctx, u, auth.TOTPCode(strings.ReplaceAll(enr.Secret, " ", ""), time.Now()), "127.0.0.1"); err != nil {
 		t.Fatal(err)
 	}
+	if u, err = a.Auth.Users().ByEmail(ctx, email); err != nil {
+		t.Fatal(err)
+	}
 	return u
 }
 
