@@ -32,7 +32,7 @@ func TestReplicasBehindABalancer(t *testing.T) {
 	})
 	// Three replicas starting together on an empty database.
 	for _, r := range tp.replicas {
-		tp.start(t, r)
+		tp.start(r)
 	}
 	for _, r := range tp.replicas {
 		tp.waitServing(t, r)
@@ -53,6 +53,7 @@ func TestReplicasBehindABalancer(t *testing.T) {
 		{"50 submissions push exactly once though a replica is killed mid-push", w.pushesOnceDespiteAKill},
 		{"a replica killed mid-terminal-follow: another records the sale", w.terminalTakenOver},
 		{"a replica killed during a payment's unknown-outcome check: another reads it back", w.paymentReadBack},
+		{"reminders and digests go out once", w.remindersOnce},
 	}
 	for _, s := range steps {
 		start := time.Now()

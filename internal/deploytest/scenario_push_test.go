@@ -36,7 +36,7 @@ func (tp *topology) kill(t *testing.T, r *replica) time.Time {
 	t.Helper()
 	r.proc.Kill(t)
 	at := time.Now()
-	tp.start(t, r)
+	tp.start(r)
 	return at
 }
 

@@ -36,6 +36,9 @@ const (
 // standalone sandbox as the shared upstream (on a manual clock) and one SMTP
 // server, behind HAProxy.
 type topology struct {
+	// life is the whole test: processes live as long as it, not as the
+	// scenario (a subtest) that started them.
+	life  testing.TB
 	bin   string
 	vars  map[string]string // every replica's environment but its own address and name
 	super string            // the database as a superuser, for the test's own look-ups
@@ -67,7 +70,7 @@ func (r *replica) base() string { return "http://" + r.addr }
 // newTopology starts everything but the replicas.
 func newTopology(t *testing.T) *topology {
 	t.Helper()
-	tp := &topology{bin: portalproc.Build(t), sandboxToken: uuid.NewString()}
+	tp := &topology{life: t, bin: portalproc.Build(t), sandboxToken: uuid.NewString()}
 	tp.database(t)
 	tp.s3 = s3server.Start(t)
 	tp.smtp = smtpserver.Start(t)
@@ -155,14 +158,13 @@ func (tp *topology) startSandbox(t *testing.T, upstreamToken, webhookToken strin
 	})
 }
 
-// start runs the replica's next process.
-func (tp *topology) start(t *testing.T, r *replica) {
-	t.Helper()
+// start runs the replica's next process, for the rest of the test.
+func (tp *topology) start(r *replica) {
 	vars := map[string]string{"PORTAL_LISTEN_ADDR": r.addr, "PORTAL_INSTANCE_NAME": r.name}
 	for k, v := range tp.vars {
 		vars[k] = v
 	}
-	r.proc = portalproc.Start(t, tp.bin, vars)
+	r.proc = portalproc.Start(tp.life, tp.bin, vars)
 	r.runs = append(r.runs, r.proc)
 }
 
