@@ -54,6 +54,8 @@ func TestReplicasBehindABalancer(t *testing.T) {
 		{"a replica killed mid-terminal-follow: another records the sale", w.terminalTakenOver},
 		{"a replica killed during a payment's unknown-outcome check: another reads it back", w.paymentReadBack},
 		{"reminders and digests go out once", w.remindersOnce},
+		{"a burst of clients stays within the connection budget", w.burstWithinBudget},
+		{"a rolling restart: no 5xx at the balancer, no lost or doubled POST", w.rollingRestart},
 	}
 	for _, s := range steps {
 		start := time.Now()
