@@ -45,6 +45,11 @@ func (e env) start(ctx context.Context, cfg *config.Config, log *slog.Logger) (p
 	if err := db.MigrateUp(ctx, log); err != nil {
 		return p, err
 	}
+	// When another replica migrates later (a rolling upgrade), this one renews
+	// its connections, whose cached statements would fail once.
+	following, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
+	go db.FollowSchemaChanges(following)
+	p.closers = append(p.closers, func(context.Context) { stopFollowing() })
 	// The embedded default: the sandbox upstream in this process, on its own port.
 	if cfg.Upstream.Mode == "sandbox" {
 		sb, err := app.StartEmbeddedSandbox(cfg, log)
