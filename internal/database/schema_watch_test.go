@@ -59,3 +59,20 @@ func TestConnectionsRenewedWhenAnotherInstanceMigrates(t *testing.T) {
 		t.Errorf("the first query after the migration: %v", err)
 	}
 }
+
+// During a rolling upgrade an old replica meets a schema a newer one migrated:
+// it stays ready, and restarting it migrates nothing and fails nothing.
+func TestAnOldReplicaOnANewerSchema(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	ctx := context.Background()
+	if _, err := db.Pool.Exec(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (99991231000100, true)"); err != nil {
+		t.Fatal(err)
+	}
+	if current, err := db.MigrationsCurrent(ctx); err != nil || !current {
+		t.Errorf("an old replica on a newer schema: current %v, %v", current, err)
+	}
+	if err := db.MigrateUp(ctx, slog.New(slog.DiscardHandler)); err != nil {
+		t.Errorf("an old replica restarting on a newer schema: %v", err)
+	}
+}
