@@ -13,6 +13,7 @@ rootfs=$root/rootfs
 rm -rf "$root"
 mkdir -p "$rootfs/usr/local/bin" "$rootfs/etc/ssl/certs" "$rootfs/tmp" "$root/data"
 chmod 1777 "$rootfs/tmp"
+# internal/testutil/portalproc builds the same way, so the tests run this binary.
 echo "build-image.sh: building the static binary" >&2
 CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$rootfs/usr/local/bin/portal" ./cmd/portal
 cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt"

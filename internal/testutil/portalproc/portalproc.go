@@ -16,11 +16,15 @@ import (
 )
 
 // Build builds cmd/portal (without the race detector) into a temporary
-// folder of the test and returns the binary's path.
+// folder of the test and returns the binary's path. It builds as the image
+// does (scripts/build-image.sh: static, trimmed paths), so the tests run the
+// binary the image ships and share its build cache.
 func Build(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "portal")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
+	cmd := exec.CommandContext(t.Context(), "go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "github.com/payportal/portal/cmd/portal")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build the portal: %v\n%s", err, out)
 	}
 	return bin
