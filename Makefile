@@ -15,14 +15,20 @@ PG_RUN      := .data/postgres
 PG_RUN_PORT := 54329
 PG_TEST     := .data/postgres-test
 PG_TEST_PORT:= 54330
-VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css
+# The vendored front-end files: one line each in assets/vendor.list, which the
+# Dockerfile reads too.
+VENDOR_LIST := assets/vendor.list
+VENDOR      := $(addprefix assets/vendor/,$(shell awk '/^[^\#]/ {print $$1}' $(VENDOR_LIST)))
+# The image `make image` builds (podman, no registry).
+IMAGE       ?= localhost/portal:latest
 
-.PHONY: help run test lint build assets bench fuzz tools-test tools-lint clean-data screenshots docs
+.PHONY: help run test lint build assets image bench fuzz tools-test tools-lint tools-image clean-data screenshots docs
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
 	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
 	@echo "make lint   run the linter alone (make test runs it too)"
+	@echo "make image  build the container image $(IMAGE) with podman (no registry needed)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
 	@echo "make screenshots  write PNGs of the main pages at 1280 and 390 px into docs/screenshots"
@@ -36,20 +42,20 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-assets/vendor/htmx.min.js: node_modules/.package-lock.json
-	cp node_modules/htmx.org/dist/htmx.min.js $@
-
-assets/vendor/idiomorph-ext.min.js: node_modules/.package-lock.json
-	cp node_modules/idiomorph/dist/idiomorph-ext.min.js $@
-
-assets/vendor/pico.min.css: node_modules/.package-lock.json
-	cp node_modules/@picocss/pico/css/pico.min.css $@
+assets/vendor/%: node_modules/.package-lock.json $(VENDOR_LIST)
+	cp node_modules/$$(awk -v f='$*' '$$1 == f {print $$2}' $(VENDOR_LIST)) $@
 
 assets: $(VENDOR)
 
 build: assets
 	@echo "Building bin/portal (the first build downloads Go modules and takes a few minutes)..."
 	$(GO) build -o bin/portal ./cmd/portal
+
+## The image: the static binary, Debian's CA certificates, a writable /tmp and a
+## non-root numeric user on no base image, so it builds where no registry can be
+## reached (the Dockerfile builds the same from registry images). make test starts it.
+image: assets tools-image
+	scripts/build-image.sh $(IMAGE)
 
 .data/encryption.key:
 	@mkdir -p .data
@@ -70,6 +76,12 @@ run: build .data/encryption.key
 tools-test: tools-lint
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
 	@command -v versitygw >/dev/null || [ -x $(GOBIN)/versitygw ] || $(GO) install $(VERSITYGW)
+	@command -v haproxy >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends haproxy; }
+
+## The image's tools: podman and runc build and run it; ca-certificates gives its CA bundle.
+tools-image:
+	@{ command -v podman && command -v runc && [ -f /etc/ssl/certs/ca-certificates.crt ]; } >/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends podman runc ca-certificates; }
 
 tools-lint:
 	@$(GOBIN)/golangci-lint version 2>/dev/null | grep -q "version $(GOLANGCI_VERSION) " || $(GO) install $(GOLANGCI)
@@ -84,9 +96,13 @@ LINT = tidy=0; $(GO) mod tidy -diff || { tidy=1; echo "go.mod is not tidy: run g
 lint: tools-lint
 	@$(LINT)
 
-test: assets tools-test
+test: assets tools-test tools-image
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
+	image_started=$$(date +%s); \
+	PORTAL_TEST_IMAGE=$$(scripts/build-image.sh localhost/portal:test-$$(basename $(CURDIR))) || exit 1; \
+	echo "Built the image $$PORTAL_TEST_IMAGE in $$(( $$(date +%s) - image_started )) s"; \
+	export PORTAL_TEST_IMAGE; \
 	lint_log=$$(mktemp); \
 	( $(LINT) ) >"$$lint_log" 2>&1 & lint_pid=$$!; \
 	$(GO) test -race -timeout 30m ./...; test_status=$$?; \

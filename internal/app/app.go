@@ -164,6 +164,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// starts the queue.
 	jobsCfg := jobs.ConfigFrom(cfg.Workers)
 	jobsCfg.PollInterval, jobsCfg.RetryDelay = opts.JobPollInterval, opts.JobRetryDelay
+	jobsCfg.Instance = cfg.Instance
 	queue, err := jobs.New(db.Pool, jobsCfg, log)
 	if err != nil {
 		return nil, err

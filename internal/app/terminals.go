@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"time"
@@ -40,7 +42,8 @@ func wireTerminals(p terminalParts) (*terminals.Service, error) {
 	d := terminals.Deps{
 		Pool: p.Pool, Merchants: terminalMerchants{p.Merchants}, Ledger: payments.NewLedger(p.Pool, p.Ring, p.Now),
 		Clock: p.Clock, Log: log,
-		Follow: terminals.FollowConfig{Lease: p.Config.Terminals.Lease, MaxInFlight: p.Config.Terminals.MaxReads},
+		Follow: terminals.FollowConfig{Lease: p.Config.Terminals.Lease, MaxInFlight: p.Config.Terminals.MaxReads,
+			Follower: followerName(p.Config.Instance)},
 	}
 	if u := p.Config.Processor.TerminalsBaseURL; u != "" {
 		var err error
@@ -86,4 +89,16 @@ func terminalMerchant(m *merchants.Merchant, locs []merchants.TerminalLocation) 
 		out.Locations = append(out.Locations, terminals.Location{ID: l.LocationID, Name: l.Name, TestMode: l.TestMode, APIKey: l.APIKey})
 	}
 	return out
+}
+
+// followerName names this process's terminal follower in its leases: the
+// instance, and a random part so a restarted instance never renews a lease of
+// the process before it.
+func followerName(instance string) string {
+	if instance == "" {
+		return ""
+	}
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return instance + "-" + hex.EncodeToString(b)
 }

@@ -334,6 +334,11 @@ func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (crea
 	_, generated, err = s.CreateUser(ctx, NewUser{Email: email, Name: "Administrator", Role: models.RoleAdmin, Password: password})
 	if err != nil {
 		var ve *apperr.ValidationError
+		// Replicas starting together on an empty database each find no admin;
+		// the first to create it wins, and the others find it made.
+		if n, cerr := s.users.CountAdmins(ctx); cerr == nil && n > 0 {
+			return false, "", nil
+		}
 		if errors.As(err, &ve) {
 			return false, "", fmt.Errorf("admin user: %v", ve.Fields)
 		}

@@ -60,9 +60,9 @@ func NewSessionManager(pool *pgxpool.Pool, lifetime time.Duration) *scs.SessionM
 
 // SessionMiddleware loads the session before the handler and saves it just
 // before the response header is written. The cookie's Secure flag follows the
-// request: set when it arrived over TLS, when a trusted proxy says it did, or
-// when the portal's public address is https.
-func SessionMiddleware(sm *scs.SessionManager, alwaysSecure, trustProxy bool) echo.MiddlewareFunc {
+// request: set when it arrived over TLS, when a trusted proxy (fromProxy) says
+// it did, or when the portal's public address is https.
+func SessionMiddleware(sm *scs.SessionManager, alwaysSecure bool, fromProxy func(*http.Request) bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
@@ -76,7 +76,7 @@ func SessionMiddleware(sm *scs.SessionManager, alwaysSecure, trustProxy bool) ec
 			}
 			c.SetRequest(req.WithContext(ctx))
 			view.MarkSessionLoaded(c)
-			secure := alwaysSecure || req.TLS != nil || (trustProxy && req.Header.Get("X-Forwarded-Proto") == "https")
+			secure := alwaysSecure || req.TLS != nil || (req.Header.Get("X-Forwarded-Proto") == "https" && fromProxy(req))
 			c.Response().Before(func() { writeSessionCookie(c, sm, secure) })
 			c.Response().Header().Add("Vary", "Cookie")
 			return next(c)

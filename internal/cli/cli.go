@@ -76,14 +76,18 @@ type usageError string
 
 func (u usageError) Error() string { return string(u) }
 
-// load reads the configuration and opens the database.
+// toolPool is the pool of the one-off commands (migrate, user): a few
+// connections, well within any replica's headroom.
+const toolPool = 4
+
+// load reads the configuration and opens the database, for the one-off commands.
 func (e env) load(ctx context.Context) (*config.Config, *slog.Logger, *database.DB, error) {
 	cfg, err := config.Load(e.lookup)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	log := app.NewLogger(e.stderr, cfg.Env, cfg.LogLevel)
-	db, err := database.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, log)
+	db, err := database.Open(ctx, cfg.DatabaseURL, toolPool, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}

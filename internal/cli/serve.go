@@ -4,113 +4,101 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/payportal/portal/internal/app"
-	"github.com/payportal/portal/internal/pricing"
+	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/web"
 )
 
-func (e env) serve(ctx context.Context) error {
-	cfg, log, db, err := e.load(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	// Several instances may start at once; the advisory lock inside MigrateUp
-	// lets exactly one apply each migration.
-	if err := db.MigrateUp(ctx, log); err != nil {
-		return err
-	}
-	// The embedded default: the sandbox upstream in this process, on its own port.
-	if cfg.Upstream.Mode == "sandbox" {
-		sb, err := app.StartEmbeddedSandbox(cfg, log)
-		if err != nil {
-			return err
-		}
-		defer sb.Close(context.WithoutCancel(ctx))
-		fmt.Fprintf(e.stdout, "Sandbox upstream on %s (admin: %s/_sandbox/admin, user admin, password %s)\n",
-			sb.URL, sb.URL, cfg.Sandbox.AdminToken)
-	}
-	a, err := app.Build(ctx, cfg, db, log, app.Options{})
-	if err != nil {
-		return err
-	}
-	created, password, err := a.Auth.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
-	if err != nil {
-		return err
-	}
-	if created {
-		e.printAdmin(cfg.AdminEmail, password)
-	}
-	if cfg.SeedExamples {
-		// Only ever fills an empty table, so it is safe on every start.
-		n, err := pricing.SeedExamples(ctx, db.Gorm)
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			log.Info("example pricing models added", "count", n)
-		}
-	}
-	// In sandbox mode the sandbox is told every current pricing model's code,
-	// as the operator issues them at enrollment (a no-op otherwise).
-	if err := a.Pricing.IssueCurrentCodes(ctx); err != nil {
-		return err
-	}
+// shutdownTimeout bounds the wait for in-flight requests once the listener has
+// closed, and for running jobs.
+const shutdownTimeout = 30 * time.Second
 
+// serve runs the portal until ctx ends (SIGTERM), then drains and stops. The
+// listener opens first, so an address in use fails the start at once and a
+// balancer's health check is answered ("starting") while the portal migrates
+// and wires itself; /readyz says ready only once everything has started.
+func (e env) serve(ctx context.Context) error {
+	cfg, err := config.Load(e.lookup)
+	if err != nil {
+		return err
+	}
+	log := app.NewLogger(e.stderr, cfg.Env, cfg.LogLevel)
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.ListenAddr)
 	if err != nil {
 		return err
 	}
+	gate := web.NewLifecycle()
 	srv := &http.Server{
-		Handler:           a.Handler,
+		Handler:           gate,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       5 * time.Minute, // uploads of large documents
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
-	// Background jobs run beside the web server (unless PORTAL_RUN_WORKERS=false).
-	if err := a.Jobs.Start(ctx); err != nil {
-		_ = ln.Close()
-		return err
-	}
-	// The follower of terminal transactions runs with the workers: it
-	// resumes, with their original budget, every launch still in flight.
-	if cfg.Workers.Run {
-		a.Terminals.Start(ctx)
-	}
-	fmt.Fprintf(e.stdout, "Portal listening on %s\n", cfg.PublicURL)
-	if created {
-		fmt.Fprintf(e.stdout, "Sign in at %s/login with the admin e-mail and password printed above.\n", cfg.PublicURL)
-	} else {
-		fmt.Fprintf(e.stdout, "Sign in at %s/login (the first admin's password was printed at the first start;\n"+
-			"set PORTAL_ADMIN_EMAIL and PORTAL_ADMIN_PASSWORD before the first start to choose them).\n", cfg.PublicURL)
-	}
-	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env)
-
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	log.Info("listening; starting", "addr", ln.Addr().String())
+
+	p, err := e.start(ctx, cfg, log)
+	if err != nil {
+		_ = srv.Close()
+		return err
+	}
+	defer p.close(context.WithoutCancel(ctx))
+	gate.Ready(p.app.Handler)
+	e.printStarted(cfg, p.adminCreated)
+	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env, "instance", cfg.Instance)
+
 	var serveErr error
 	select {
 	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
-	// Finish in-flight requests and running jobs, together, then stop. Jobs
-	// still running after PORTAL_WORKER_SHUTDOWN_TIMEOUT are cancelled and
-	// retried later, by this or another instance.
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return errors.Join(serveErr, drain(cfg, log, gate, srv, p.app, serveErr == nil))
+}
+
+// drain stops the instance without failing a request: /readyz answers
+// "draining" for PORTAL_DRAIN_PERIOD while requests are still served and the
+// job workers stop taking jobs, then the listener closes, in-flight requests
+// finish, and running jobs finish or are handed back (retried by another
+// instance).
+func drain(cfg *config.Config, log *slog.Logger, gate *web.Lifecycle, srv *http.Server, a *app.App, listening bool) error {
+	gate.Drain()
+	log.Info("draining", "period", cfg.DrainPeriod)
+	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.DrainPeriod+shutdownTimeout)
 	defer cancel()
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- errors.Join(a.Jobs.Stop(shutdownCtx), a.Terminals.Stop(shutdownCtx)) }()
-	if serveErr == nil {
-		if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			serveErr = err
+	go func() { jobsDone <- a.Jobs.Stop(stopCtx) }()
+	if listening {
+		time.Sleep(cfg.DrainPeriod) // the balancer's health checks see "draining" meanwhile
+	}
+	log.Info("shutting down")
+	var err error
+	if listening {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err = srv.Shutdown(shutdownCtx); errors.Is(err, http.ErrServerClosed) {
+			err = nil
 		}
 	}
-	return errors.Join(serveErr, <-jobsDone)
+	// The follower hands its terminal transactions over once no request of
+	// this instance can launch another.
+	return errors.Join(err, a.Terminals.Stop(stopCtx), <-jobsDone)
+}
+
+func (e env) printStarted(cfg *config.Config, adminCreated bool) {
+	fmt.Fprintf(e.stdout, "Portal listening on %s\n", cfg.PublicURL)
+	if adminCreated {
+		fmt.Fprintf(e.stdout, "Sign in at %s/login with the admin e-mail and password printed above.\n", cfg.PublicURL)
+		return
+	}
+	fmt.Fprintf(e.stdout, "Sign in at %s/login (the first admin's password was printed at the first start;\n"+
+		"set PORTAL_ADMIN_EMAIL and PORTAL_ADMIN_PASSWORD before the first start to choose them).\n", cfg.PublicURL)
 }
 
 func (e env) printAdmin(email, password string) {

@@ -98,7 +98,7 @@ func signInBurstRound(b *testing.B, bin, bound string, burst int, manyAddresses 
 		"PORTAL_SANDBOX_DATA_DIR="+b.TempDir(),
 		"PORTAL_STORAGE_DIR="+b.TempDir(),
 		"PORTAL_LOG_LEVEL=error",
-		"PORTAL_TRUST_PROXY=true",
+		"PORTAL_TRUSTED_PROXIES=127.0.0.1",
 	)
 	if bound != "default" {
 		cmd.Env = append(cmd.Env, "PORTAL_PASSWORD_HASH_CONCURRENCY="+bound)

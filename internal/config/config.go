@@ -5,6 +5,7 @@ package config
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -17,12 +18,37 @@ type Config struct {
 	LogLevel   string
 	ListenAddr string
 	PublicURL  *url.URL
-	// TrustProxy makes the portal believe X-Forwarded-For and X-Forwarded-Proto,
-	// which is right only behind a proxy that sets them.
+	// Instance names this process among the replicas, in the job queue's
+	// records (which instance worked a job) and the terminal follower's leases
+	// (PORTAL_INSTANCE_NAME, default the host's name).
+	Instance string
+	// TrustProxy says the portal runs behind the proxies of TrustedProxies.
 	TrustProxy bool
+	// TrustedProxies are the proxies whose X-Forwarded-For and X-Forwarded-Proto
+	// are believed (PORTAL_TRUSTED_PROXIES); see readTrustedProxies.
+	TrustedProxies []netip.Prefix
 
 	DatabaseURL string
-	DBMaxConns  int32
+	// DBMaxConns is the pool this replica would use if the database allowed it:
+	// PORTAL_DB_MAX_CONNS, or what the workers and web requests need. Unless set
+	// explicitly, PoolBudget caps it at this replica's share of the database's
+	// connections.
+	DBMaxConns int32
+	// DBMaxConnsExplicit says PORTAL_DB_MAX_CONNS was set: the pool is then that
+	// size whatever the budget (a warning says when it does not fit).
+	DBMaxConnsExplicit bool
+	// Replicas is how many portal processes share the database at most, the
+	// extra one of a rolling restart included (PORTAL_REPLICAS).
+	Replicas int
+	// DBHeadroom is the connections left for people and tools: an admin's psql,
+	// a backup, a migration run by hand (PORTAL_DB_HEADROOM).
+	DBHeadroom int
+
+	// DrainPeriod is how long a stopping instance keeps serving, with /readyz
+	// answering 503 "draining", before its listener closes: longer than its
+	// balancer takes to notice (PORTAL_DRAIN_PERIOD; 5s in production, 0 in
+	// development).
+	DrainPeriod time.Duration
 
 	SessionIdleTimeout time.Duration
 	// PasswordHashConcurrency bounds the password hashes computed at once
@@ -173,7 +199,6 @@ func read(r *reader) *Config {
 		Env:                     r.oneOf("PORTAL_ENV", "development", "development", "production"),
 		LogLevel:                r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
 		ListenAddr:              r.str("PORTAL_LISTEN_ADDR", "127.0.0.1:8080"),
-		TrustProxy:              r.boolean("PORTAL_TRUST_PROXY", false),
 		SessionIdleTimeout:      r.duration("PORTAL_SESSION_IDLE_TIMEOUT", 30*time.Minute),
 		SessionLifetime:         r.duration("PORTAL_SESSION_LIFETIME", 12*time.Hour),
 		PasswordHashConcurrency: r.integer("PORTAL_PASSWORD_HASH_CONCURRENCY", 0, 0, 1024),
@@ -186,6 +211,13 @@ func read(r *reader) *Config {
 		SeedExamples:            r.boolean("PORTAL_SEED_EXAMPLES", false),
 	}
 	c.PublicURL = r.url("PORTAL_PUBLIC_URL", "http://"+c.ListenAddr)
+	c.Instance = readInstance(r)
+	c.TrustedProxies = readTrustedProxies(r)
+	c.TrustProxy = len(c.TrustedProxies) > 0
+	c.DrainPeriod = r.durationOrZero("PORTAL_DRAIN_PERIOD")
+	if v, ok := r.raw("PORTAL_DRAIN_PERIOD"); c.IsProduction() && (!ok || v == "") {
+		c.DrainPeriod = 5 * time.Second
+	}
 	c.DatabaseURL = r.secret("PORTAL_DATABASE_URL", "")
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = r.secret("DATABASE_URL", "")
@@ -270,6 +302,11 @@ func read(r *reader) *Config {
 	// (a few milliseconds between upstream calls of 100 ms or more), so a quarter of the
 	// pushes' slots is ample. The rest is for web requests.
 	c.DBMaxConns = int32(r.integer("PORTAL_DB_MAX_CONNS", defaultPoolSize(c.Workers), 4, 500))
+	if v, ok := r.raw("PORTAL_DB_MAX_CONNS"); ok && v != "" {
+		c.DBMaxConnsExplicit = true
+	}
+	c.Replicas = r.integer("PORTAL_REPLICAS", 1, 1, 100)
+	c.DBHeadroom = r.integer("PORTAL_DB_HEADROOM", 5, 0, 1000)
 	if c.Workers.Run && int(c.DBMaxConns) <= c.Workers.Concurrency+c.Workers.MailConcurrency {
 		r.fail("PORTAL_DB_MAX_CONNS", "must be larger than PORTAL_WORKER_CONCURRENCY plus PORTAL_MAIL_CONCURRENCY, so web requests still get database connections while every worker is busy")
 	}

@@ -24,9 +24,10 @@ type DB struct {
 	SQL  *sql.DB
 	Gorm *gorm.DB
 
-	log     *slog.Logger
-	mu      sync.Mutex
-	warmers []Warmer
+	log      *slog.Logger
+	mu       sync.Mutex
+	warmers  []Warmer
+	renewals schemaRenewals
 }
 
 // Warmer prepares a new connection before it serves anything, for instance by planning

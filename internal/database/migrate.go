@@ -40,10 +40,19 @@ func (db *DB) MigrateUp(ctx context.Context, log *slog.Logger) error {
 		if err != nil {
 			return fmt.Errorf("river migrator: %w", err)
 		}
-		if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		river, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		if err != nil {
 			return fmt.Errorf("river migrate up: %w", err)
 		}
-		return nil
+		if len(results) == 0 && len(river.Versions) == 0 {
+			return nil
+		}
+		// Replicas still serving renew their connections (FollowSchemaChanges).
+		version := "river"
+		if len(results) > 0 {
+			version = fmt.Sprint(results[len(results)-1].Source.Version)
+		}
+		return db.AnnounceSchemaChange(ctx, version)
 	})
 }
 
@@ -62,7 +71,7 @@ func (db *DB) MigrateDown(ctx context.Context, log *slog.Logger) error {
 			return fmt.Errorf("migrate down: %w", err)
 		}
 		log.Info("migration rolled back", "version", r.Source.Version, "file", r.Source.Path)
-		return nil
+		return db.AnnounceSchemaChange(ctx, fmt.Sprint(r.Source.Version))
 	})
 }
 

@@ -76,6 +76,10 @@ type Config struct {
 	// ShutdownTimeout is how long Stop lets running jobs finish before it
 	// cancels them.
 	ShutdownTimeout time.Duration
+	// Instance names this process in River's client id (river_job.attempted_by,
+	// the leader's id), followed by when the workers started, so that a
+	// restarted instance is a new client. Empty: River's own (host and time).
+	Instance string
 	// PollInterval is how often workers look for jobs that no notification
 	// announced, such as retries coming due. Zero means River's default (one
 	// second); tests shorten it.

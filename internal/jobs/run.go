@@ -67,6 +67,9 @@ func (q *Queue) riverConfig() *river.Config {
 	if q.cfg.PollInterval > 0 {
 		cfg.FetchPollInterval = q.cfg.PollInterval
 	}
+	if q.cfg.Instance != "" {
+		cfg.ID = q.cfg.Instance + "_" + time.Now().UTC().Format("2006_01_02T15_04_05_000000")
+	}
 	return cfg
 }
 

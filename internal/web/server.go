@@ -72,11 +72,7 @@ func New(d Deps) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(d.Views, d.Log)
-	if d.Config.TrustProxy {
-		e.IPExtractor = echo.ExtractIPFromXFFHeader()
-	} else {
-		e.IPExtractor = echo.ExtractIPDirect()
-	}
+	e.IPExtractor = clientAddress(d.Config.TrustedProxies)
 
 	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
 	e.Use(clientAddress)
@@ -97,7 +93,7 @@ func New(d Deps) *echo.Echo {
 // user and CSRF protection.
 func sessionStack(d Deps) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{
-		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), d.Config.TrustProxy),
+		auth.SessionMiddleware(d.Sessions, d.Config.SecureCookies(), fromTrustedProxy(d.Config.TrustedProxies)),
 		d.AuthService.LoadUser(d.Sessions),
 		formBody,
 		csrfProtect(d.Sessions, d.Config.Storage.MaxUploadBytes+1<<20, documents.TooLargeRedirect),

@@ -65,7 +65,7 @@ func TestSecurityHeadersOnPages(t *testing.T) {
 
 func TestSecureCookieBehindTrustedTLSProxy(t *testing.T) {
 	t.Parallel()
-	env := apptest.New(t, apptest.WithEnv("PORTAL_TRUST_PROXY", "true"))
+	env := apptest.New(t, apptest.WithEnv("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32"))
 	res := env.Client(t).Do(http.MethodGet, "/login", nil, http.Header{"X-Forwarded-Proto": {"https"}})
 	if !strings.Contains(res.Header.Get("Set-Cookie"), "Secure") {
 		t.Fatalf("cookie not Secure behind a TLS proxy: %s", res.Header.Get("Set-Cookie"))
@@ -74,6 +74,12 @@ func TestSecureCookieBehindTrustedTLSProxy(t *testing.T) {
 	res = untrusted.Client(t).Do(http.MethodGet, "/login", nil, http.Header{"X-Forwarded-Proto": {"https"}})
 	if strings.Contains(res.Header.Get("Set-Cookie"), "Secure") {
 		t.Fatal("an untrusted X-Forwarded-Proto header set Secure")
+	}
+	// Behind proxies, but this request did not come from one of them.
+	elsewhere := apptest.New(t, apptest.WithEnv("PORTAL_TRUSTED_PROXIES", "10.9.9.9"))
+	res = elsewhere.Client(t).Do(http.MethodGet, "/login", nil, http.Header{"X-Forwarded-Proto": {"https"}})
+	if strings.Contains(res.Header.Get("Set-Cookie"), "Secure") {
+		t.Fatal("X-Forwarded-Proto from an address that is not a configured proxy set Secure")
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package portalproc runs the portal as a child process, for the tests that
-// kill it with SIGKILL mid-work and start another to see what survives.
+// kill it with SIGKILL mid-work and start another to see what survives, and
+// for those that run several replicas (or the standalone sandbox) at once.
 package portalproc
 
 import (
@@ -9,16 +10,21 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
 
 // Build builds cmd/portal (without the race detector) into a temporary
-// folder of the test and returns the binary's path.
+// folder of the test and returns the binary's path. It builds as the image
+// does (scripts/build-image.sh: static, trimmed paths), so the tests run the
+// binary the image ships and share its build cache.
 func Build(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "portal")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/payportal/portal/cmd/portal").CombinedOutput(); err != nil {
+	cmd := exec.CommandContext(t.Context(), "go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "github.com/payportal/portal/cmd/portal")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build the portal: %v\n%s", err, out)
 	}
 	return bin
@@ -51,7 +57,13 @@ func (p *Process) Output() string {
 // the test's cleanup kills it if the test did not.
 func Start(t testing.TB, bin string, vars map[string]string) *Process {
 	t.Helper()
-	p := &Process{cmd: exec.CommandContext(t.Context(), bin, "serve"), exited: make(chan struct{})}
+	return StartCommand(t, bin, vars, "serve")
+}
+
+// StartCommand runs `bin args...` (such as "sandbox") as Start runs serve.
+func StartCommand(t testing.TB, bin string, vars map[string]string, args ...string) *Process {
+	t.Helper()
+	p := &Process{cmd: exec.CommandContext(t.Context(), bin, args...), exited: make(chan struct{})}
 	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for k, v := range vars {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
@@ -73,20 +85,55 @@ func Start(t testing.TB, bin string, vars map[string]string) *Process {
 // test if neither happens within the time given.
 func (p *Process) WaitStarted(t testing.TB, within time.Duration) bool {
 	t.Helper()
+	return p.WaitPrinted(t, "portal started", within)
+}
+
+// WaitPrinted waits until the process prints line (true) or ends first
+// (false), failing the test if neither happens within the time given.
+func (p *Process) WaitPrinted(t testing.TB, line string, within time.Duration) bool {
+	t.Helper()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(within)
 	for {
-		if strings.Contains(p.Output(), "portal started") {
+		if strings.Contains(p.Output(), line) {
 			return true
 		}
 		select {
 		case <-p.exited:
-			return strings.Contains(p.Output(), "portal started")
+			return strings.Contains(p.Output(), line)
 		case <-deadline:
 			t.Fatalf("the portal neither started nor ended within %v:\n%s", within, p.Output())
 		case <-tick.C:
 		}
+	}
+}
+
+// Exited is closed once the process has ended.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// ExitCode is the process's exit code once it has ended (-1 before, or when
+// a signal ended it).
+func (p *Process) ExitCode() int {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
+}
+
+// Terminate sends SIGTERM, as an orchestrator stopping the process does; it
+// does not wait (see Exited).
+func (p *Process) Terminate(t testing.TB) {
+	t.Helper()
+	select {
+	case <-p.exited:
+		return
+	default:
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Errorf("SIGTERM: %v", err)
 	}
 }
 

@@ -1,0 +1,184 @@
+package deploytest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/payportal/portal/internal/app"
+	"github.com/payportal/portal/internal/auth"
+	"github.com/payportal/portal/internal/drafts"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/models"
+)
+
+// pricingCode is the one pricing code the sandbox knows.
+const pricingCode = "REPLICA1"
+
+// seedPricingModel stores an active pricing model of pricingCode that asks
+// for a bank statement.
+func seedPricingModel(t *testing.T, a *app.App) uuid.UUID {
+	t.Helper()
+	m := models.PricingModel{ID: uuid.New(), Name: "Flat rate", UpstreamCode: pricingCode, FeeSummary: "2.9% + 30¢",
+		RequiredDocumentTypes: []string{"bank_statement"}, Active: true, Version: 1, CreatedAt: time.Now(), UpdatedAt: time.Now()}
+	if err := a.DB.Gorm.Create(&m).Error; err != nil {
+		t.Fatal(err)
+	}
+	return m.ID
+}
+
+// readyDraft is a complete, valid draft: its checklist is empty once the
+// pricing model is chosen and a bank statement is attached.
+func readyDraft(name string) drafts.Draft {
+	d := drafts.Draft{
+		Business: drafts.Business{
+			LegalName: name + " LLC", DBA: name, EntityType: drafts.EntityLLC, TIN: "12-3456789",
+			IncorporationDate: "2019-06-01", IncorporationState: "CA",
+			Address: drafts.Address{Line1: "100 Market St", City: "San Francisco", State: "CA", PostalCode: "94105"},
+			Phone:   "(415) 555-0100", Email: "hello@bluefern.example", Website: "https://bluefern.example",
+			GoodsAndServices: "Coffee and pastries", MCC: "5814", YearsInBusiness: "6",
+			MonthlyVolume: "45000.00", AverageTicket: "12.50", HighestTicket: "250",
+			CardPresentPct: "80", KeyedPct: "5", EcommercePct: "15",
+		},
+		Owners: []drafts.Owner{{
+			ID: uuid.NewString(), FirstName: "Jane", LastName: "Doe", Title: "Managing member",
+			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "123-45-6789",
+			Address: drafts.Address{Line1: "1 Home Way", City: "Oakland", State: "CA", PostalCode: "94601"},
+			Phone:   "510-555-0199", Email: "jane@bluefern.example", IsControlPerson: true,
+		}},
+		Bank: drafts.Bank{HolderName: name + " LLC", RoutingNumber: "011401533", AccountNumber: "000123456789",
+			AccountType: drafts.AccountChecking},
+		Contact: drafts.Contact{Name: "Jane Doe", Email: "jane@bluefern.example", Phone: "510-555-0199"},
+	}
+	d.Normalize()
+	return d
+}
+
+// seedReadyApplications stores n drafts of owner ready to submit, each with
+// one bank statement (encrypted, in S3), and returns their ids.
+func seedReadyApplications(t *testing.T, a *app.App, owner *models.User, pricingModel uuid.UUID, n int) []uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	ids := make([]uuid.UUID, n)
+	for i := range ids {
+		d := readyDraft(fmt.Sprintf("Replica Cafe %d", i))
+		now := time.Now()
+		appl := &models.Application{ID: uuid.New(), OwnerID: owner.ID, Status: models.StatusDraft, Version: 1,
+			LegalName: d.Business.LegalName, DBA: d.Business.DBA, ContactName: d.Contact.Name, ContactEmail: d.Contact.Email,
+			PricingModelID: &pricingModel, CreatedAt: now, UpdatedAt: now}
+		var err error
+		if appl.Draft, err = a.Sealer.SealJSON(appl.ID, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.DB.Gorm.Create(appl).Error; err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Documents.Attach(ctx, owner, appl, "bank_statement", bytes.NewReader(samplePDF(t)), "statement.pdf"); err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = appl.ID
+	}
+	return ids
+}
+
+// boardMerchant stores a linked application of owner and boards it as the
+// boarded webhook would, returning the merchant's id.
+func boardMerchant(t *testing.T, a *app.App, owner *models.User, name string) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	now, upID := time.Now(), uuid.NewString()
+	appl := &models.Application{ID: uuid.New(), OwnerID: owner.ID, Status: models.StatusLinked, Version: 1,
+		LegalName: name + " LLC", DBA: name, ContactName: "Jo", ContactEmail: "jo@" + strings.ToLower(strings.ReplaceAll(name, " ", "")) + ".example",
+		UpstreamApplicationID: &upID, HandoffLink: new("https://upstream.example/app/" + upID), LinkedAt: &now,
+		CreatedAt: now, UpdatedAt: now, SubmissionCount: 1}
+	var err error
+	if appl.Draft, err = a.Sealer.SealJSON(appl.ID, drafts.Draft{Business: drafts.Business{LegalName: appl.LegalName, DBA: name}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB.Gorm.Create(appl).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Merchants.Store().InTx(ctx, func(tx pgx.Tx) error {
+		return a.Merchants.FollowStatus(ctx, tx, appl.ID, "boarded", now.Add(-time.Hour))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	id, ok, err := a.Merchants.Store().IDOfApplication(ctx, appl.ID)
+	if err != nil || !ok {
+		t.Fatalf("no merchant after boarding: %v", err)
+	}
+	return id
+}
+
+// paymentsMember invites a merchant's member with permissions, accepts the
+// invitation and enrols them in two-step sign-in (payments need it).
+func paymentsMember(t *testing.T, a *app.App, admin *models.User, merchantID uuid.UUID, email string, perms ...merchants.Permission) *models.User {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := a.Merchants.Invite(ctx, admin, merchantID, merchants.MemberInput{Email: email, Name: "Casey", Permissions: perms}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := a.Outbox.List(ctx, mail.ListParams{PerPage: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := ""
+	for _, m := range page.Messages {
+		if i := strings.Index(m.Text, "/invite/"); m.To == email && i >= 0 {
+			token = strings.Fields(m.Text[i+len("/invite/"):])[0]
+		}
+	}
+	password := "violet-tractor-mango-1984"
+	u, err := a.Auth.AcceptInvitation(ctx, token, password, password)
+	if err != nil {
+		t.Fatalf("accept the invitation: %v", err)
+	}
+	enr, err := a.Auth.BeginEnrolment(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Auth.ConfirmEnrolment(ctx, u, auth.TOTPCode(strings.ReplaceAll(enr.Secret, " ", ""), time.Now()), "127.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	if u, err = a.Auth.Users().ByEmail(ctx, email); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// sandboxCall calls the standalone sandbox's admin JSON API.
+func (tp *topology) sandboxCall(t testing.TB, method, path string, body, out any) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequestWithContext(context.Background(), method, tp.sandbox+path, r)
+	req.SetBasicAuth("admin", tp.sandboxToken)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("sandbox %s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 300 {
+		t.Fatalf("sandbox %s %s: %d %s", method, path, res.StatusCode, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("sandbox %s %s: %v\n%s", method, path, err, b)
+		}
+	}
+}
