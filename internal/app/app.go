@@ -25,6 +25,7 @@ import (
 	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/jobs"
+	"github.com/payportal/portal/internal/keys"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/payments"
@@ -98,6 +99,8 @@ type App struct {
 	// Terminals launches and follows transactions on card terminals; the
 	// caller starts and stops its follower with the job workers.
 	Terminals *terminals.Service
+	// Keys tells what is sealed under which key of the ring and re-seals it.
+	Keys *keys.Service
 	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
 	// pushes do (nil without an upstream); its benchmark uses it.
 	DocumentProxy *submission.Proxy
@@ -144,13 +147,19 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	}
 	// Documents are encrypted at rest under the key ring, wherever they are stored.
 	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
+	docStore := documents.NewStore(db)
+	// Before anything reads a sealed value: refuse to start when a value is sealed under
+	// a key the ring lacks, naming the key and what holds it.
+	keyService := newKeys(cfg, db, ring, docStore, docStorage, log, now)
+	if err := keyService.Check(ctx); err != nil {
+		return nil, err
+	}
 	appStore := applications.NewStore(db.Pool)
 	appStore.SealLinks(ring)
 	// Hand-off links stored in the clear before they were sealed are sealed now, once.
 	if _, err := appStore.SealLegacyLinks(ctx); err != nil {
 		return nil, err
 	}
-	docStore := documents.NewStore(db)
 	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
 	// Who must sign in in two steps follows from merchant permissions.
@@ -251,7 +260,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Payments:     payments.NewHandlers(paymentService, views),
 		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Keys: keyService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

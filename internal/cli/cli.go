@@ -21,6 +21,9 @@ Commands:
   user create --email E --role admin|sales_rep [--name N]
                             create a user; prints a generated password once
   sandbox                   run the sandbox upstream on its own
+  keys status|rotate|verify what is sealed under which key of PORTAL_ENCRYPTION_KEYS;
+                            re-seal everything under the active key (online, resumable);
+                            read every sealed value and document back
 
 Configuration comes from PORTAL_* environment variables; see README.md.
 `
@@ -49,6 +52,8 @@ func Run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		err = e.user(ctx, args[1:])
 	case "sandbox":
 		err = e.sandbox(ctx)
+	case "keys":
+		err = e.keysCmd(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/payportal/portal/internal/applications"
+	"github.com/payportal/portal/internal/auth"
+	"github.com/payportal/portal/internal/config"
+	"github.com/payportal/portal/internal/database"
+	"github.com/payportal/portal/internal/documents"
+	"github.com/payportal/portal/internal/fieldcrypt"
+	"github.com/payportal/portal/internal/imports"
+	"github.com/payportal/portal/internal/keys"
+	"github.com/payportal/portal/internal/mail"
+	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/payments"
+)
+
+// SealedColumns is the one registry of the database's columns holding values sealed with
+// the key ring, as each room declares its own: `portal keys status`, `rotate` and
+// `verify`, the start-up check and the tests that scan the schema all read it. A room
+// that seals a new column adds it to its SealedColumns (or adds its SealedColumns here);
+// the test that scans every column for ciphertext fails until it does.
+func SealedColumns() []keys.Column {
+	return slices.Concat(
+		applications.SealedColumns(),
+		mail.SealedColumns(),
+		auth.SealedColumns(),
+		merchants.SealedColumns(),
+		payments.SealedColumns(),
+		imports.SealedColumns(),
+	)
+}
+
+// NewKeys builds the key ring's service on an open database, as `portal keys` runs it:
+// the ring and the document store from the configuration, and the registry.
+func NewKeys(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.Logger) (*keys.Service, error) {
+	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
+	if err != nil {
+		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
+	}
+	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	if err != nil {
+		return nil, err
+	}
+	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
+	return newKeys(cfg, db, ring, documents.NewStore(db), docStorage, log, time.Now), nil
+}
+
+func newKeys(cfg *config.Config, db *database.DB, ring *fieldcrypt.KeyRing, docStore *documents.Store,
+	docStorage *documents.EncryptedStorage, log *slog.Logger, now func() time.Time) *keys.Service {
+	files := []keys.Files{documents.NewSealedFiles(docStore, docStorage, log)}
+	if cfg.Upstream.Mode == "sandbox" && cfg.Sandbox.DataDir != "" {
+		files = append(files, sandboxKeyFiles{path: filepath.Join(cfg.Sandbox.DataDir, sandboxKeyFile), ring: ring})
+	}
+	return keys.New(keys.Deps{Pool: db.Pool, Ring: ring, Columns: SealedColumns(), Files: files, Now: now})
+}
