@@ -31,6 +31,7 @@ import (
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
+	"github.com/payportal/portal/internal/signals"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -60,6 +61,9 @@ type Options struct {
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
+	// SignalsEvery is how old the alert signals' reading may be before a scrape
+	// reads again (signals.DefaultEvery when zero; negative: every scrape).
+	SignalsEvery time.Duration
 }
 
 // App is the assembled portal.
@@ -129,6 +133,12 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	}
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// What an operator pages on (deploy/prometheus/alerts.yml).
+	alertSignals := signals.New(signals.Deps{Pool: db.Pool, Now: now, Log: log, Every: opts.SignalsEvery,
+		RefusalReasons: []string{handoff.RefusedToken, handoff.RefusedMalformed, handoff.RefusedInvalid}})
+	if err := alertSignals.Register(registry); err != nil {
+		return nil, err
+	}
 
 	upstreamClient := opts.Upstream
 	if upstreamClient == nil && cfg.Upstream.BaseURL != "" {
@@ -234,6 +244,8 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// rewritten on start-up, resumably.
 	jobs.Register(queue, documents.NewEncryptAtRestWorker(docStore, docStorage, log))
 	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
+	webhook := handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log)
+	webhook.CountRefusals(alertSignals.WebhookRefused)
 	handler := web.New(web.Deps{
 		Config:       cfg,
 		DB:           db,
@@ -246,7 +258,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}, cfg.SessionIdleTimeout),
 		Pricing:      pricing.NewHandlers(pricingService, views),
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
-		Webhook:      handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log),
+		Webhook:      webhook,
 		Tracking:     handoff.NewOpenTracker(appStore, now, log),
 		Handoff:      handoff.NewHandlers(resender, views),
 		Documents:    documents.NewHandlers(docService, views, log),

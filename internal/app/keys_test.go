@@ -39,10 +39,7 @@ func TestKeysRotateEverySealedValue(t *testing.T) {
 	ctx := context.Background()
 	k1, k2 := "k1:"+newKey(), "k2:"+newKey()
 	storage := t.TempDir()
-	env := apptest.New(t, apptest.WithSandbox(nil), apptest.WithEnv("PORTAL_ENCRYPTION_KEYS", k1),
-		apptest.WithEnv("PORTAL_STORAGE_DIR", storage))
-	fillSubmitAndHandOff(t, env)
-	moreSealedValues(t, env, apptest.Seed(t, env))
+	env := sealedPortal(t, k1, storage)
 
 	t.Run("the registry holds every column holding ciphertext", func(t *testing.T) {
 		registry := map[string]keys.Column{}
@@ -155,6 +152,18 @@ func TestKeysRotateEverySealedValue(t *testing.T) {
 	if hits := testutil.FilesContaining(t, storage, []byte("portal-keyring k1 ")); len(hits) > 0 {
 		t.Errorf("documents still under k1: %v", hits)
 	}
+}
+
+// sealedPortal starts a portal with the key ring given and documents in storage, and
+// fills it with every kind of sealed value: the hand-off of a complete application (the
+// scan's), the showcase, and moreSealedValues.
+func sealedPortal(t *testing.T, ring, storage string) *apptest.Env {
+	t.Helper()
+	env := apptest.New(t, apptest.WithSandbox(nil), apptest.WithEnv("PORTAL_ENCRYPTION_KEYS", ring),
+		apptest.WithEnv("PORTAL_STORAGE_DIR", storage))
+	fillSubmitAndHandOff(t, env)
+	moreSealedValues(t, env, apptest.Seed(t, env))
+	return env
 }
 
 // moreSealedValues adds what the showcase and the hand-off leave out: a customer's consent

@@ -74,20 +74,22 @@ func (s *Service) rotateTable(ctx context.Context, t *table, progress func(Progr
 		passDone := 0
 		progress(Progress{Place: t.name, Total: total})
 		for after := Key(nil); ; {
-			rows, err := s.pendingRows(ctx, t, active, after)
+			rows, last, read, err := s.nextChunk(ctx, t, active, after)
 			if err != nil {
 				return done + passDone, err
 			}
-			if len(rows) == 0 {
+			if len(rows) > 0 {
+				n, err := s.resealRows(ctx, t, rows)
+				if err != nil {
+					return done + passDone, err
+				}
+				passDone += n
+				progress(Progress{Place: t.name, Done: passDone, Total: total})
+			}
+			if read < s.batch {
 				break
 			}
-			n, err := s.resealRows(ctx, t, rows)
-			if err != nil {
-				return done + passDone, err
-			}
-			passDone += n
-			progress(Progress{Place: t.name, Done: passDone, Total: total})
-			after = rows[len(rows)-1].key
+			after = last
 		}
 		done += passDone
 	}
@@ -117,53 +119,70 @@ func (s *Service) countPending(ctx context.Context, t *table, active string) (in
 	return n, nil
 }
 
-// pendingRows reads the next batch of rows holding a value not under active, after the
-// key given (nil: from the start), in key order.
-func (s *Service) pendingRows(ctx context.Context, t *table, active string, after Key) ([]row, error) {
+// nextChunk reads the next batch of rows in key order, after the key given (nil: from
+// the start), and returns those holding a value not under active, the chunk's last key and
+// how many rows it read. Walking the primary key in chunks (rather than asking for the
+// next rows that need re-sealing) keeps each read to one chunk of the index, whatever the
+// planner thinks of the condition.
+func (s *Service) nextChunk(ctx context.Context, t *table, active string, after Key) ([]row, Key, int, error) {
 	read := t.read()
-	cols := make([]string, len(read))
-	for i, name := range read {
-		cols[i] = ident(name) + "::text"
-	}
 	keyCols := make([]string, len(t.key))
-	for i, k := range t.key {
-		keyCols[i] = ident(k)
+	inner := make([]string, 0, len(read)+1)
+	outer := make([]string, 0, len(read)+1)
+	for i, name := range read {
+		alias := "c" + strconv.Itoa(i)
+		inner = append(inner, ident(name)+"::text AS "+alias)
+		if i < len(t.key) {
+			keyCols[i] = ident(name)
+			outer = append(outer, alias)
+		} else {
+			outer = append(outer, "CASE WHEN pending THEN "+alias+" END")
+		}
 	}
+	inner = append(inner, "coalesce("+pendingWhere(t)+", false) AS pending")
+	outer = append(outer, "pending")
 	args := []any{active}
-	where := pendingWhere(t)
+	where := ""
 	if after != nil {
 		params := make([]string, len(t.key))
 		for i, k := range t.key {
 			args = append(args, after[i])
 			params[i] = "$" + strconv.Itoa(len(args)) + "::text::" + t.types[k]
 		}
-		where += " AND (" + strings.Join(keyCols, ", ") + ") > (" + strings.Join(params, ", ") + ")"
+		where = " WHERE (" + strings.Join(keyCols, ", ") + ") > (" + strings.Join(params, ", ") + ")"
 	}
 	args = append(args, s.batch)
-	query := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + ident(t.name) + ` WHERE ` + where +
-		` ORDER BY ` + strings.Join(keyCols, ", ") + ` LIMIT $` + strconv.Itoa(len(args))
+	query := `SELECT ` + strings.Join(outer, ", ") + ` FROM (SELECT ` + strings.Join(inner, ", ") + ` FROM ` + ident(t.name) + where +
+		` ORDER BY ` + strings.Join(keyCols, ", ") + ` LIMIT $` + strconv.Itoa(len(args)) + `) AS chunk`
 	rows, err := s.pool.Query(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("keys: reading %s: %w", t.name, err)
+		return nil, nil, 0, fmt.Errorf("keys: reading %s: %w", t.name, err)
 	}
 	defer rows.Close()
 	var out []row
+	var last Key
+	n := 0
 	for rows.Next() {
 		dest := make([]*string, len(read))
-		ptrs := make([]any, len(read))
+		var pending bool
+		ptrs := make([]any, len(read)+1)
 		for i := range dest {
 			ptrs[i] = &dest[i]
 		}
+		ptrs[len(read)] = &pending
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
-		key := make(Key, len(t.key))
-		for i := range key {
-			key[i] = *dest[i]
+		n++
+		last = make(Key, len(t.key))
+		for i := range last {
+			last[i] = *dest[i]
 		}
-		out = append(out, row{key: key, values: dest[len(t.key):]})
+		if pending {
+			out = append(out, row{key: last, values: dest[len(t.key):]})
+		}
 	}
-	return out, rows.Err()
+	return out, last, n, rows.Err()
 }
 
 // resealRows writes the batch's new values in one statement, each row only if it still
