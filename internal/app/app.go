@@ -20,7 +20,6 @@ import (
 	"github.com/payportal/portal/internal/dashboard"
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/documents"
-	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/insights"
@@ -136,9 +135,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// What an operator pages on (deploy/prometheus/alerts.yml).
 	alertSignals := signals.New(signals.Deps{Pool: db.Pool, Now: now, Log: log, Every: opts.SignalsEvery,
 		RefusalReasons: []string{handoff.RefusedToken, handoff.RefusedMalformed, handoff.RefusedInvalid}})
-	if err := alertSignals.Register(registry); err != nil {
-		return nil, err
-	}
+	registry.MustRegister(alertSignals.Collectors()...)
 
 	upstreamClient := opts.Upstream
 	if upstreamClient == nil && cfg.Upstream.BaseURL != "" {
@@ -147,23 +144,18 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		}
 	}
 	pricingService := pricing.NewService(db.Gorm, now, log)
-	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
-	if err != nil {
-		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
-	}
-	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	// The key ring, the documents encrypted at rest under it, and the check that refuses
+	// to start when a value is sealed under a key the ring lacks.
+	sealed, err := openSealing(ctx, cfg, db, log, now)
 	if err != nil {
 		return nil, err
 	}
-	// Documents are encrypted at rest under the key ring, wherever they are stored.
-	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
-	docStore := documents.NewStore(db)
-	// Before anything reads a sealed value: refuse to start when a value is sealed under
-	// a key the ring lacks, naming the key and what holds it.
-	keyService := newKeys(cfg, db, ring, docStore, docStorage, log, now)
-	if err := keyService.Check(ctx); err != nil {
+	if err := sealed.keys.Check(ctx); err != nil {
 		return nil, err
 	}
+	// Which key seals, per replica: a roll-out of a new key checks this line on each.
+	log.Info("key ring", "active", sealed.ring.ActiveKeyID(), "keys", sealed.ring.KeyIDs())
+	ring, docStorage, docStore, docLimits, keyService := sealed.ring, sealed.storage, sealed.docs, sealed.limits, sealed.keys
 	appStore := applications.NewStore(db.Pool)
 	appStore.SealLinks(ring)
 	// Hand-off links stored in the clear before they were sealed are sealed now, once.

@@ -40,23 +40,39 @@ func SealedColumns() []keys.Column {
 // NewKeys builds the key ring's service on an open database, as `portal keys` runs it:
 // the ring and the document store from the configuration, and the registry.
 func NewKeys(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.Logger) (*keys.Service, error) {
+	sealed, err := openSealing(ctx, cfg, db, log, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	return sealed.keys, nil
+}
+
+// sealing is the key ring and what the wiring seals with it outside the rooms: the
+// documents, encrypted at rest wherever they are stored, and the key ring's service over
+// the registry.
+type sealing struct {
+	ring    *fieldcrypt.KeyRing
+	storage *documents.EncryptedStorage
+	limits  documents.Limits
+	docs    *documents.Store
+	keys    *keys.Service
+}
+
+func openSealing(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.Logger, now func() time.Time) (*sealing, error) {
 	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
 	if err != nil {
 		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
 	}
-	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	plainStorage, limits, err := documentStorage(ctx, cfg.Storage)
 	if err != nil {
 		return nil, err
 	}
-	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
-	return newKeys(cfg, db, ring, documents.NewStore(db), docStorage, log, time.Now), nil
-}
-
-func newKeys(cfg *config.Config, db *database.DB, ring *fieldcrypt.KeyRing, docStore *documents.Store,
-	docStorage *documents.EncryptedStorage, log *slog.Logger, now func() time.Time) *keys.Service {
-	files := []keys.Files{documents.NewSealedFiles(docStore, docStorage, log)}
+	s := &sealing{ring: ring, storage: documents.NewEncryptedStorage(plainStorage, ring, limits.SpoolDir), limits: limits,
+		docs: documents.NewStore(db)}
+	files := []keys.Files{documents.NewSealedFiles(s.docs, s.storage, log)}
 	if cfg.Upstream.Mode == "sandbox" && cfg.Sandbox.DataDir != "" {
 		files = append(files, sandboxKeyFiles{path: filepath.Join(cfg.Sandbox.DataDir, sandboxKeyFile), ring: ring})
 	}
-	return keys.New(keys.Deps{Pool: db.Pool, Ring: ring, Columns: SealedColumns(), Files: files, Now: now})
+	s.keys = keys.New(keys.Deps{Pool: db.Pool, Ring: ring, Columns: SealedColumns(), Files: files, Now: now})
+	return s, nil
 }

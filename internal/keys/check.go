@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // KnownKey is a key as the portal has known it (the key_ring table) and as the ring holds
@@ -69,33 +71,12 @@ func (s *Service) Check(ctx context.Context) error {
 		// The first start with the table (or a database restored from before it): look
 		// once for values under keys this ring lacks, and remember those keys.
 		var err error
-		if tallies, err = s.Count(ctx); err != nil {
+		if tallies, err = s.discover(ctx, now); err != nil {
 			return err
 		}
-		for id := range Totals(tallies) {
-			if id == "" {
-				continue
-			}
-			if _, err := s.pool.Exec(ctx, `INSERT INTO key_ring (key_id, added_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, id, now); err != nil {
-				return fmt.Errorf("keys: recording key %s: %w", id, err)
-			}
-		}
 	}
-	rows, err := s.pool.Query(ctx, `SELECT key_id FROM key_ring WHERE removed_at IS NULL AND NOT (key_id = ANY($1)) ORDER BY key_id`, s.ring.KeyIDs())
-	if err != nil {
-		return fmt.Errorf("keys: reading key_ring: %w", err)
-	}
-	var suspects []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		suspects = append(suspects, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(suspects) == 0 {
+	suspects, err := s.suspects(ctx)
+	if err != nil || len(suspects) == 0 {
 		return err
 	}
 	if tallies == nil {
@@ -117,6 +98,36 @@ func (s *Service) Check(ctx context.Context) error {
 		return &MissingKeyError{Missing: missing}
 	}
 	return nil
+}
+
+// discover counts what every place holds and records every key found in key_ring.
+func (s *Service) discover(ctx context.Context, now time.Time) ([]Tally, error) {
+	tallies, err := s.Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for id := range Totals(tallies) {
+		if id == "" {
+			continue
+		}
+		if _, err := s.pool.Exec(ctx, `INSERT INTO key_ring (key_id, added_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, id, now); err != nil {
+			return nil, fmt.Errorf("keys: recording key %s: %w", id, err)
+		}
+	}
+	return tallies, nil
+}
+
+// suspects are the keys known, not marked removed, and missing from the ring.
+func (s *Service) suspects(ctx context.Context) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT key_id FROM key_ring WHERE removed_at IS NULL AND NOT (key_id = ANY($1)) ORDER BY key_id`, s.ring.KeyIDs())
+	if err != nil {
+		return nil, fmt.Errorf("keys: reading key_ring: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("keys: reading key_ring: %w", err)
+	}
+	return ids, nil
 }
 
 // record adds the ring's keys to key_ring (a key back in the ring is no longer removed)

@@ -84,15 +84,8 @@ func New(d Deps) *Signals {
 	return s
 }
 
-// Register adds the signals to reg.
-func (s *Signals) Register(reg prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{s, s.refused} {
-		if err := reg.Register(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// Collectors are what to register: the database's signals and the counters.
+func (s *Signals) Collectors() []prometheus.Collector { return []prometheus.Collector{s, s.refused} }
 
 // WebhookRefused counts a status webhook refused for reason.
 func (s *Signals) WebhookRefused(reason string) { s.refused.WithLabelValues(reason).Inc() }

@@ -109,9 +109,7 @@ func TestSignalsReadWhatWaits(t *testing.T) {
 
 	c := &clock{t: now}
 	reg := prometheus.NewRegistry()
-	if err := signals.New(signals.Deps{Pool: db.Pool, Now: c.Now, Log: slog.New(slog.DiscardHandler), RefusalReasons: []string{"token"}}).Register(reg); err != nil {
-		t.Fatal(err)
-	}
+	reg.MustRegister(signals.New(signals.Deps{Pool: db.Pool, Now: c.Now, Log: slog.New(slog.DiscardHandler), RefusalReasons: []string{"token"}}).Collectors()...)
 	want := map[string]float64{
 		"portal_pushes_waiting_to_retry":                                1,
 		"portal_pushes_failed":                                          1,
@@ -160,9 +158,7 @@ func TestSignalsKeepTheLastReadingWhenTheDatabaseFails(t *testing.T) {
 	c := &clock{t: time.Now().UTC().Truncate(time.Second)}
 	first := c.Now()
 	reg := prometheus.NewRegistry()
-	if err := signals.New(signals.Deps{Pool: db.Pool, Now: c.Now, Log: slog.New(slog.DiscardHandler)}).Register(reg); err != nil {
-		t.Fatal(err)
-	}
+	reg.MustRegister(signals.New(signals.Deps{Pool: db.Pool, Now: c.Now, Log: slog.New(slog.DiscardHandler)}).Collectors()...)
 	gather(t, reg)
 	run(t, db, `ALTER TABLE mail_outbox RENAME TO mail_outbox_gone`)
 	c.Advance(time.Hour)
