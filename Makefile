@@ -72,10 +72,15 @@ run: build .data/encryption.key
 	exec bin/portal serve
 
 ## Test tools: Chromium for browser tests, versitygw as the S3-compatible server,
-## golangci-lint at a pinned version (built from the Go module proxy into GOBIN).
+## golangci-lint at a pinned version (built from the Go module proxy into GOBIN),
+## promtool for the alert rules (taken out of Debian's prometheus package into GOBIN, so
+## no Prometheus server is installed or started; a few seconds, where building it takes minutes).
 tools-test: tools-lint
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
 	@command -v versitygw >/dev/null || [ -x $(GOBIN)/versitygw ] || $(GO) install $(VERSITYGW)
+	@command -v promtool >/dev/null || [ -x $(GOBIN)/promtool ] || { tmp=$$(mktemp -d) && cd $$tmp && \
+		{ apt-get download prometheus >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && apt-get download prometheus; }; } && \
+		dpkg-deb -x prometheus_*.deb . && mkdir -p $(GOBIN) && install -m 0755 usr/bin/promtool $(GOBIN)/promtool && rm -rf $$tmp; }
 	@command -v haproxy >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends haproxy; }
 
 ## The image's tools: podman and runc build and run it; ca-certificates gives its CA bundle.

@@ -1,5 +1,5 @@
 // Command portal is the merchant onboarding portal: one binary with the
-// subcommands serve, migrate, user and sandbox.
+// subcommands serve, migrate, user, sandbox and keys.
 package main
 
 import (

@@ -20,16 +20,17 @@ import (
 	"github.com/payportal/portal/internal/dashboard"
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/documents"
-	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/jobs"
+	"github.com/payportal/portal/internal/keys"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
+	"github.com/payportal/portal/internal/signals"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	upstream "github.com/payportal/portal/internal/upstream/accounts"
@@ -59,6 +60,9 @@ type Options struct {
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
+	// SignalsEvery is how old the alert signals' reading may be before a scrape
+	// reads again (signals.DefaultEvery when zero; negative: every scrape).
+	SignalsEvery time.Duration
 }
 
 // App is the assembled portal.
@@ -98,6 +102,8 @@ type App struct {
 	// Terminals launches and follows transactions on card terminals; the
 	// caller starts and stops its follower with the job workers.
 	Terminals *terminals.Service
+	// Keys tells what is sealed under which key of the ring and re-seals it.
+	Keys *keys.Service
 	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
 	// pushes do (nil without an upstream); its benchmark uses it.
 	DocumentProxy *submission.Proxy
@@ -126,6 +132,10 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	}
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// What an operator pages on (deploy/prometheus/alerts.yml).
+	alertSignals := signals.New(signals.Deps{Pool: db.Pool, Now: now, Log: log, Every: opts.SignalsEvery,
+		RefusalReasons: []string{handoff.RefusedToken, handoff.RefusedMalformed, handoff.RefusedInvalid}})
+	registry.MustRegister(alertSignals.Collectors()...)
 
 	upstreamClient := opts.Upstream
 	if upstreamClient == nil && cfg.Upstream.BaseURL != "" {
@@ -134,23 +144,24 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		}
 	}
 	pricingService := pricing.NewService(db.Gorm, now, log)
-	ring, err := fieldcrypt.ParseKeyRing(cfg.EncryptionActiveKey, cfg.EncryptionKeys)
-	if err != nil {
-		return nil, fmt.Errorf("PORTAL_ENCRYPTION_KEYS: %w", err)
-	}
-	plainStorage, docLimits, err := documentStorage(ctx, cfg.Storage)
+	// The key ring, the documents encrypted at rest under it, and the check that refuses
+	// to start when a value is sealed under a key the ring lacks.
+	sealed, err := openSealing(ctx, cfg, db, log, now)
 	if err != nil {
 		return nil, err
 	}
-	// Documents are encrypted at rest under the key ring, wherever they are stored.
-	docStorage := documents.NewEncryptedStorage(plainStorage, ring, docLimits.SpoolDir)
+	if err := sealed.keys.Check(ctx); err != nil {
+		return nil, err
+	}
+	// Which key seals, per replica: a roll-out of a new key checks this line on each.
+	log.Info("key ring", "active", sealed.ring.ActiveKeyID(), "keys", sealed.ring.KeyIDs())
+	ring, docStorage, docStore, docLimits, keyService := sealed.ring, sealed.storage, sealed.docs, sealed.limits, sealed.keys
 	appStore := applications.NewStore(db.Pool)
 	appStore.SealLinks(ring)
 	// Hand-off links stored in the clear before they were sealed are sealed now, once.
 	if _, err := appStore.SealLegacyLinks(ctx); err != nil {
 		return nil, err
 	}
-	docStore := documents.NewStore(db)
 	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
 	// Who must sign in in two steps follows from merchant permissions.
@@ -227,6 +238,8 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// rewritten on start-up, resumably.
 	jobs.Register(queue, documents.NewEncryptAtRestWorker(docStore, docStorage, log))
 	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
+	webhook := handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log)
+	webhook.CountRefusals(alertSignals.WebhookRefused)
 	handler := web.New(web.Deps{
 		Config:       cfg,
 		DB:           db,
@@ -239,7 +252,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Auth:         auth.NewHandlers(authService, sessions, views, cfg.SessionIdleTimeout),
 		Pricing:      pricing.NewHandlers(pricingService, views),
 		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
-		Webhook:      handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log),
+		Webhook:      webhook,
 		Tracking:     handoff.NewOpenTracker(appStore, now, log),
 		Handoff:      handoff.NewHandlers(resender, views),
 		Documents:    documents.NewHandlers(docService, views, log),
@@ -253,7 +266,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Payments:     payments.NewHandlers(paymentService, views),
 		Terminals:    terminals.NewHandlers(terminalService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Keys: keyService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -55,4 +56,67 @@ func sandboxObjectIdentity(dataDir string, ring *fieldcrypt.KeyRing) (*age.X2551
 		return nil, fmt.Errorf("sandbox object key: %w", err)
 	}
 	return id, nil
+}
+
+// sandboxKeyFiles is the embedded sandbox's sealed object key as the key ring's registry
+// sees it (keys.Files): one file, in sandbox mode with a data folder.
+type sandboxKeyFiles struct {
+	path string
+	ring *fieldcrypt.KeyRing
+}
+
+func (f sandboxKeyFiles) Place() string { return "sandbox object key (" + f.path + ")" }
+
+// read returns the sealed key, "" when there is none yet.
+func (f sandboxKeyFiles) read() (string, error) {
+	b, err := os.ReadFile(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	return strings.TrimSpace(string(b)), err
+}
+
+func (f sandboxKeyFiles) CountByKey(context.Context) (map[string]int, error) {
+	sealed, err := f.read()
+	if err != nil || sealed == "" {
+		return map[string]int{}, err
+	}
+	parts := strings.SplitN(sealed, ".", 3)
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("%s is not a sealed key", f.path)
+	}
+	return map[string]int{parts[1]: 1}, nil
+}
+
+func (f sandboxKeyFiles) Rotate(_ context.Context, progress func(done, total int)) (int, error) {
+	sealed, err := f.read()
+	if err != nil || sealed == "" || !f.ring.NeedsRotation(sealed) {
+		return 0, err
+	}
+	progress(0, 1)
+	fresh, err := f.ring.Reencrypt(sealed, sandboxKeyAAD)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", f.path, err)
+	}
+	// Written aside and renamed, so a crash leaves the old or the new file, whole.
+	tmp := f.path + ".new"
+	if err := os.WriteFile(tmp, []byte(fresh+"\n"), 0o600); err != nil {
+		return 0, err
+	}
+	if err := os.Rename(tmp, f.path); err != nil {
+		return 0, err
+	}
+	progress(1, 1)
+	return 1, nil
+}
+
+func (f sandboxKeyFiles) Verify(context.Context) (int, error) {
+	sealed, err := f.read()
+	if err != nil || sealed == "" {
+		return 0, err
+	}
+	if _, err := f.ring.Decrypt(sealed, sandboxKeyAAD); err != nil {
+		return 1, fmt.Errorf("%s: %w", f.path, err)
+	}
+	return 1, nil
 }

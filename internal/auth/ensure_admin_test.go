@@ -21,7 +21,7 @@ func TestEnsureAdminOnReplicasStartingTogether(t *testing.T) {
 	errs := make(chan error, replicas)
 	start := make(chan struct{})
 	for range replicas {
-		svc := NewService(db.Gorm, Options{Now: time.Now, Log: slog.New(slog.DiscardHandler)})
+		svc := NewService(db, Options{Now: time.Now, Log: slog.New(slog.DiscardHandler)})
 		wg.Go(func() {
 			<-start
 			ok, _, err := svc.EnsureAdmin(context.Background(), "first@example.com", "")

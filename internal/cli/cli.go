@@ -23,6 +23,9 @@ Commands:
   sandbox                   run the sandbox upstream on its own
   config check|reference    check the environment's settings, or print the reference of
                             every setting (docs/configuration.md)
+  keys status|rotate|verify what is sealed under which key of PORTAL_ENCRYPTION_KEYS;
+                            re-seal everything under the active key (online, resumable);
+                            read every sealed value and document back
 
 Configuration comes from PORTAL_* environment variables; see docs/configuration.md.
 `
@@ -53,6 +56,8 @@ func Run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		err = e.sandbox(ctx)
 	case "config":
 		err = e.config(args[1:])
+	case "keys":
+		err = e.keysCmd(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -18,7 +18,13 @@ import (
 // restart, a crash — resumes where it was, and a finished pass costs one query. It returns
 // how many documents it rewrote.
 func EncryptAtRest(ctx context.Context, store *Store, storage *EncryptedStorage, log *slog.Logger) (int, error) {
+	return encryptAtRest(ctx, store, storage, log, func(int) {})
+}
+
+// encryptAtRest is EncryptAtRest telling progress how many documents it has done.
+func encryptAtRest(ctx context.Context, store *Store, storage *EncryptedStorage, log *slog.Logger, progress func(done int)) (int, error) {
 	active := storage.ActiveKeyID()
+	done := 0
 	rewritten := 0
 	after := uuid.Nil
 	for {
@@ -45,7 +51,9 @@ func EncryptAtRest(ctx context.Context, store *Store, storage *EncryptedStorage,
 			if err := store.markEncrypted(ctx, d.id, keyID); err != nil {
 				return rewritten, err
 			}
+			done++
 		}
+		progress(done)
 	}
 }
 

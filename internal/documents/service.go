@@ -266,11 +266,18 @@ func (s *Service) ingest(ctx context.Context, u *models.User, a *models.Applicat
 	if err != nil {
 		return nil, err
 	}
-	return &models.Document{
+	doc := &models.Document{
 		ID: id, ApplicationID: a.ID, DocType: docType, DisplayName: res.DisplayName,
 		ContentType: res.ContentType, SizeBytes: res.Size, SHA256: res.SHA256, StorageKey: key,
 		UploadedBy: &u.ID, CreatedAt: s.now(), UpstreamStatus: UpstreamPending,
-	}, nil
+	}
+	// The key the bytes were just encrypted under, so what is sealed under which key is
+	// known from the start (the key ring's status and start-up check read it).
+	if enc, ok := s.storage.(interface{ ActiveKeyID() string }); ok {
+		keyID := enc.ActiveKeyID()
+		doc.EncryptedKeyID = &keyID
+	}
+	return doc, nil
 }
 
 // discard removes stored bytes whose row was never written. It runs even

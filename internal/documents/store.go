@@ -47,7 +47,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // columns are the columns of models.Document, in the order the struct declares them.
 const columns = `id, application_id, doc_type, display_name, content_type, size_bytes, sha256, storage_key,
 	uploaded_by, created_at, deleted_at, upstream_file_id, upstream_status, upstream_error, upstream_attempts,
-	upstream_uploaded_at`
+	upstream_uploaded_at, encrypted_key_id`
 
 // List returns an application's current documents (not deleted), oldest
 // first.
@@ -158,10 +158,10 @@ func (s *Store) lockForUpdate(ctx context.Context, tx pgx.Tx, appID, docID uuid.
 // insert adds a document row.
 func (s *Store) insert(ctx context.Context, tx pgx.Tx, d *models.Document) error {
 	_, err := tx.Exec(ctx, `INSERT INTO documents (`+columns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 		d.ID, d.ApplicationID, d.DocType, d.DisplayName, d.ContentType, d.SizeBytes, d.SHA256, d.StorageKey,
 		d.UploadedBy, d.CreatedAt, d.DeletedAt, d.UpstreamFileID, d.UpstreamStatus, d.UpstreamError, d.UpstreamAttempts,
-		d.UpstreamUploadedAt)
+		d.UpstreamUploadedAt, d.EncryptedKeyID)
 	if err != nil {
 		return fmt.Errorf("inserting document: %w", err)
 	}

@@ -178,6 +178,26 @@ type WebhookHandler struct {
 	// configured and every request is refused.
 	tokenHash []byte
 	log       *slog.Logger
+	// refused is told why each refused webhook was refused (CountRefusals).
+	refused func(reason string)
+}
+
+// Why a webhook was refused, as CountRefusals' hook is told.
+const (
+	RefusedToken     = "token"     // a wrong or missing token, or none configured
+	RefusedMalformed = "malformed" // not one JSON object of the published shape
+	RefusedInvalid   = "invalid"   // a field out of its bounds, an unknown status
+)
+
+// CountRefusals has refused called with the reason of every webhook refused (the alert
+// signals count them: a wrong token is an attack or a misconfiguration, either way the
+// upstream's news is not arriving).
+func (h *WebhookHandler) CountRefusals(refused func(reason string)) { h.refused = refused }
+
+func (h *WebhookHandler) refuse(reason string) {
+	if h.refused != nil {
+		h.refused(reason)
+	}
 }
 
 // NewWebhookHandler returns the handler; with an empty token it refuses every
@@ -198,9 +218,11 @@ func NewWebhookHandler(recorder *UpstreamStatusRecorder, token string, log *slog
 func (h *WebhookHandler) Receive(c echo.Context) error {
 	body, err := decodeWebhook(http.MaxBytesReader(c.Response(), c.Request().Body, maxWebhookBody))
 	if err != nil {
+		h.refuse(RefusedMalformed)
 		return echo.NewHTTPError(http.StatusBadRequest, "The body must be the JSON object {id, status, created, token}.")
 	}
 	if !h.tokenMatches(body.Token) {
+		h.refuse(RefusedToken)
 		if h.tokenHash == nil {
 			h.log.Warn("upstream webhook refused: PORTAL_UPSTREAM_WEBHOOK_TOKEN is not configured")
 		} else {
@@ -210,6 +232,7 @@ func (h *WebhookHandler) Receive(c echo.Context) error {
 	}
 	ev, err := body.event()
 	if err != nil {
+		h.refuse(RefusedInvalid)
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
 	outcome, err := h.recorder.Record(c.Request().Context(), ev)

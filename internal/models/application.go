@@ -103,4 +103,7 @@ type Document struct {
 	UpstreamError      *string
 	UpstreamAttempts   int
 	UpstreamUploadedAt *time.Time
+	// EncryptedKeyID is the ring key the stored bytes are encrypted under (NULL until the
+	// at-rest pass has looked at a document stored before uploads recorded it).
+	EncryptedKeyID *string
 }

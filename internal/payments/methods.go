@@ -63,6 +63,9 @@ type consent struct {
 	transactionID *uuid.UUID
 }
 
+// consentAAD binds the sealed name of who gave a consent to the consent.
+func consentAAD(id uuid.UUID) string { return "consent:" + id.String() + ":given_by" }
+
 // recordConsent stores a consent in tx; givenBy (a person's name) is sealed.
 func (s *Service) recordConsent(ctx context.Context, tx pgx.Tx, u *models.User, c consent) error {
 	id := uuid.New()
@@ -70,7 +73,7 @@ func (s *Service) recordConsent(ctx context.Context, tx pgx.Tx, u *models.User, 
 	if c.purpose == consentACH {
 		version = ACHConsentVersion
 	}
-	givenBy, err := s.ring.Encrypt(c.givenBy, "consent:"+id.String()+":given_by")
+	givenBy, err := s.ring.Encrypt(c.givenBy, consentAAD(id))
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (s *Service) plan(ctx context.Context, u *models.User, acc *Access, req Lau
 	if rule.reason {
 		planReturn(l, req, errs)
 	}
-	if rule.consent && !req.Consent {
+	if rule.consent && !bool(req.Consent) {
 		errs.Add("consent", "Tick the box once the cardholder has agreed to have their card saved.")
 	}
 	if err := errs.Err(); err != nil {

@@ -75,7 +75,7 @@ func New(d Deps) *echo.Echo {
 	e.IPExtractor = clientAddress(d.Config.TrustedProxies)
 
 	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
-	e.Use(clientAddress)
+	e.Use(auditClientAddress)
 	e.Use(observe(d.Log, newMetrics(d.Registry)))
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {

@@ -55,7 +55,14 @@ type settings struct {
 	configPool bool
 	// start is the clock's first reading (now when zero).
 	start time.Time
+	// dbURL is an existing database to start on instead of a fresh one.
+	dbURL string
 }
+
+// WithDatabaseURL starts the portal on an existing database (another portal's, stopped or
+// not, or a restored one) instead of a fresh one, for tests that restart the portal on the
+// same data with another configuration.
+func WithDatabaseURL(url string) Option { return func(s *settings) { s.dbURL = url } }
 
 // WithStartTime starts the portal's clock at t instead of now (screenshots
 // read the same every run).
@@ -115,9 +122,7 @@ func WithConfiguredPool() Option { return func(s *settings) { s.configPool = tru
 // New starts the portal on a fresh database and stops it when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
-	db, dbURL := testdb.NewWithURL(t)
 	s := &settings{vars: map[string]string{
-		"PORTAL_DATABASE_URL":    dbURL,
 		"PORTAL_ENCRYPTION_KEYS": "test:" + randomKey(),
 		"PORTAL_STORAGE_DIR":     t.TempDir(),
 		"PORTAL_RESELLER_NAME":   "Test Payments",
@@ -125,6 +130,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, o := range opts {
 		o(s)
 	}
+	db, dbURL := s.database(t)
+	s.vars["PORTAL_DATABASE_URL"] = dbURL
 	// The listener comes first, so the portal knows its own address (links in
 	// e-mails, the sandbox's webhooks) before it is built.
 	srv := httptest.NewUnstartedServer(nil)
@@ -180,6 +187,20 @@ func New(t testing.TB, opts ...Option) *Env {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &Env{URL: srv.URL, App: a, DB: db, DBURL: dbURL, Clock: clock, Config: cfg, Sandbox: sb, mfaSecrets: map[string]string{}}
+}
+
+// database opens the database the portal starts on: a fresh one, or WithDatabaseURL's.
+func (s *settings) database(t testing.TB) (*database.DB, string) {
+	t.Helper()
+	if s.dbURL == "" {
+		return testdb.NewWithURL(t)
+	}
+	db, err := database.Open(context.Background(), s.dbURL, 20, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("open the database: %v", err)
+	}
+	t.Cleanup(db.Close)
+	return db, s.dbURL
 }
 
 // CreateUser adds an active user with a known password and returns both.
