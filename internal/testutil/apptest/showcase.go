@@ -74,16 +74,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	}
 	ctx := context.Background()
 	s := &Showcase{Env: env}
-	if _, err := pricing.SeedExamples(ctx, env.DB.Gorm); err != nil {
-		t.Fatal(err)
-	}
-	// The examples are stamped with the wall clock; the showcase reads its own.
-	for _, q := range []string{`UPDATE pricing_models SET created_at = ?, updated_at = ?`, `UPDATE pricing_model_events SET created_at = ?`} {
-		args := []any{env.Clock.Now(), env.Clock.Now()}
-		if err := env.DB.Gorm.Exec(q, args[:strings.Count(q, "?")]...).Error; err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.pricingExamples(t)
 	admin, adminPW := env.CreateUser(t, "alex.admin@example.com", models.RoleAdmin)
 	rep, repPW := env.CreateUser(t, "riley.rep@example.com", models.RoleSalesRep)
 	s.Admin = Person{Email: admin.Email, Password: adminPW, MFA: true}
@@ -149,6 +140,21 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	sandboxAdmin.User = url.UserPassword("admin", env.Config.Sandbox.AdminToken)
 	s.SandboxAdmin = sandboxAdmin.String()
 	return s
+}
+
+// pricingExamples seeds the example pricing models, stamped with the
+// showcase's clock (the examples are stamped with the wall clock).
+func (s *Showcase) pricingExamples(t testing.TB) {
+	t.Helper()
+	if _, err := pricing.SeedExamples(context.Background(), s.Env.DB.Gorm); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`UPDATE pricing_models SET created_at = ?, updated_at = ?`, `UPDATE pricing_model_events SET created_at = ?`} {
+		args := []any{s.Env.Clock.Now(), s.Env.Clock.Now()}
+		if err := s.Env.DB.Gorm.Exec(q, args[:strings.Count(q, "?")]...).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func (s *Showcase) zone(t testing.TB, u *models.User) {
