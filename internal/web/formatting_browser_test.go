@@ -86,7 +86,7 @@ func TestBrowserFieldsFormatAsTyped(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithSandbox(nil))
 	s := apptest.Seed(t, env)
-	ctx, cancel := context.WithTimeout(testbrowser.New(t), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(testbrowser.New(t), 8*time.Minute)
 	defer cancel()
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{Origin: env.URL,
