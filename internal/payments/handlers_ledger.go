@@ -2,6 +2,7 @@ package payments
 
 import (
 	"net/http"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/payportal/portal/internal/apperr"

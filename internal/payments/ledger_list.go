@@ -32,8 +32,8 @@ type Filter struct {
 	// Search matches like Reference, or, when it is four digits, the last
 	// four digits too (the ledger's search box).
 	Search string
-	UserID    *uuid.UUID
-	Batch     string
+	UserID *uuid.UUID
+	Batch  string
 	// After continues a list from a Page's Next cursor.
 	After string
 	// Limit is the page size (default 50, at most 500; the export ignores it).
