@@ -47,6 +47,39 @@
     });
   });
 
+  // The button of a [data-total] form names the total as it is typed:
+  // "Charge $12.50" (its data-verb-<action> and the amounts marked
+  // data-total-part); without an amount, what it moves ("Charge the card",
+  // its data-object), as the page sent it.
+  var usd = window.Intl ? new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }) : null;
+  function totalCents(form) {
+    var cents = 0;
+    var parts = form.querySelectorAll("[data-total-part]");
+    for (var i = 0; i < parts.length; i++) {
+      var v = parts[i].value.replace(/[$,\s]/g, "");
+      if (v === "") continue;
+      if (!/^(\d+\.?\d{0,2}|\.\d{1,2})$/.test(v)) return 0;
+      cents += Math.round(parseFloat(v) * 100);
+    }
+    return cents;
+  }
+  function nameTotal(form) {
+    var button = form.querySelector("button[type=submit]");
+    if (!button || !usd || form.dataset.sent === "true") return;
+    var action = form.querySelector("input[name=action]:checked");
+    var verb = button.getAttribute("data-verb-" + (action ? action.value : "sale")) || button.getAttribute("data-verb-sale");
+    var cents = totalCents(form), amount = form.querySelector("[data-total-part]");
+    var what = cents > 0 && amount && amount.value.trim() !== "" ? usd.format(cents / 100) : button.getAttribute("data-object");
+    var label = verb + " " + what;
+    if (button.textContent !== label) button.textContent = label;
+  }
+  function totalChanged(event) {
+    var form = event.target.form;
+    if (form && form.hasAttribute("data-total")) nameTotal(form);
+  }
+  document.addEventListener("input", totalChanged);
+  document.addEventListener("change", totalChanged);
+
   function countdowns() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.floor((new Date(el.getAttribute("data-deadline")) - new Date()) / 1000);
@@ -60,6 +93,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-total]").forEach(nameTotal);
     var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
     document.querySelectorAll("input[data-timezone]").forEach(function (i) {
       if (!i.value && zone) i.value = zone;

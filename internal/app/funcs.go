@@ -21,7 +21,25 @@ func ViewFuncs(asset func(name string) string) template.FuncMap {
 		"asset":      asset,
 		"money":      payments.FormatCents,
 		"optionTags": optionTags,
+		"address":    address,
 	}
+}
+
+// address writes an e-mail address with a line-break opportunity (<wbr>) after its @
+// and before each dot, so a narrow table cell breaks it between its parts, never
+// inside a word: jordan@<wbr>cornerbakery<wbr>.example.
+func address(s string) template.HTML {
+	var b strings.Builder
+	for i, r := range s {
+		if r == '.' && i > 0 {
+			b.WriteString("<wbr>")
+		}
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if r == '@' {
+			b.WriteString("<wbr>")
+		}
+	}
+	return template.HTML(b.String()) // every rune escaped; only <wbr> added
 }
 
 // optionTags writes the <option> elements of a select, as

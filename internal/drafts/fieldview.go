@@ -13,9 +13,12 @@ type FieldView struct {
 	Value string
 	Error string
 	// Kind is "input", "select", "textarea" or "checkbox".
-	Kind         string
-	Type         string // the input type: text, email, tel, date, url
-	InputMode    string
+	Kind      string
+	Type      string // the input type: text, email, tel, date, url
+	InputMode string
+	// Format is how the page formats the value as it is typed (assets/js/format.js):
+	// tin, ssn, phone, zip, money; "" for none. The server reads every format.
+	Format       string
 	Autocomplete string
 	Hint         string
 	Options      []Option
@@ -60,8 +63,8 @@ func (f FieldView) DescribedBy() string {
 
 // inputSpec is how a field is typed in: kind, input type and hints for the browser.
 type inputSpec struct {
-	kind, typ, mode, autocomplete, hint string
-	options                             func() []Option
+	kind, typ, mode, autocomplete, hint, format string
+	options                                     func() []Option
 }
 
 // specOf returns the input spec of a canonical field name.
@@ -120,7 +123,7 @@ func Input(name, value string) FieldView {
 	spec := specOf(name)
 	f := FieldView{
 		Name: name, Label: FieldLabel(name), Value: value,
-		Kind: spec.kind, Type: spec.typ, InputMode: spec.mode, Autocomplete: spec.autocomplete, Hint: spec.hint,
+		Kind: spec.kind, Type: spec.typ, InputMode: spec.mode, Autocomplete: spec.autocomplete, Hint: spec.hint, Format: spec.format,
 	}
 	if spec.options != nil {
 		f.Options = WithSelection(spec.options(), value)

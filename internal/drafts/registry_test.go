@@ -2,6 +2,7 @@ package drafts
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,31 @@ func TestMaskedKeepsOnlyHeldValues(t *testing.T) {
 	}
 	if d.Owners[0].SSN != "123-45-6789" {
 		t.Error("masked changed its receiver")
+	}
+}
+
+// Every phone, ZIP code, amount of money, SSN and TIN of the registry formats as it is
+// typed, and nothing else does (assets/js/format.js knows these kinds).
+func TestFormatsComeFromTheRegistry(t *testing.T) {
+	for _, f := range fieldTable {
+		want := ""
+		switch {
+		case f.input.typ == "tel":
+			want = "phone"
+		case strings.HasSuffix(f.pattern, ".postal_code"):
+			want = "zip"
+		case f.kind == kindMoney:
+			want = "money"
+		case f.pattern == "owners.*.ssn":
+			want = "ssn"
+		case f.pattern == FieldBusinessTIN:
+			want = "tin"
+		}
+		if f.input.format != want {
+			t.Errorf("%s formats as %q, want %q", f.pattern, f.input.format, want)
+		}
+	}
+	if got := Input("owners.2.phone", "").Format; got != "phone" {
+		t.Errorf("an owner's phone formats as %q", got)
 	}
 }

@@ -109,7 +109,7 @@ func TestBrowserSaleAuthorizationCaptureVoidAndReceipt(t *testing.T) {
 
 	p.fillCard(t, ctx, "$1,234.50", "4111 1111 1111 1111", "123")
 	fitsTheScreen(t, ctx, "the virtual terminal")
-	do(t, ctx, "receipt", chromedp.SendKeys(chromedp.ID("card-receipt"), "pat@example.com"))
+	do(t, ctx, "receipt", chromedp.Click(chromedp.CSS("details.vt-more > summary")), chromedp.SendKeys(chromedp.ID("card-receipt"), "pat@example.com"))
 	if got := submit(t, ctx, "form.pay-form"); got != "Approved" {
 		t.Fatalf("sale: %q", got)
 	}

@@ -29,8 +29,11 @@ type Filter struct {
 	Last4              string
 	// Reference matches any part of the reference, ignoring case.
 	Reference string
-	UserID    *uuid.UUID
-	Batch     string
+	// Search matches like Reference, or, when it is four digits, the last
+	// four digits too (the ledger's search box).
+	Search string
+	UserID *uuid.UUID
+	Batch  string
 	// After continues a list from a Page's Next cursor.
 	After string
 	// Limit is the page size (default 50, at most 500; the export ignores it).
@@ -52,62 +55,95 @@ const (
 
 // where builds the WHERE clause of f.
 func (f Filter) where() (string, []any, error) {
-	args := []any{f.MerchantID}
-	conds := []string{"t.merchant_id = $1", "t.kind NOT IN ('capture', 'void', 'tip_adjust')"}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	if !f.From.IsZero() {
-		add("t.created_at >= ?", f.From)
-	}
-	if !f.To.IsZero() {
-		add("t.created_at < ?", f.To)
-	}
-	if f.Kind != "" {
-		add("t.kind = ?", string(f.Kind))
-	}
-	if f.Source != "" {
-		add("t.source = ?", string(f.Source))
-	}
-	switch f.Status {
-	case "":
-	case StatusFilterRefunded:
-		conds = append(conds, "t.refunded_cents > 0 AND t.refunded_cents >= t.approved_cents")
-	case StatusFilterPartlyRefunded:
-		conds = append(conds, "t.refunded_cents > 0 AND t.refunded_cents < t.approved_cents")
-	default:
-		add("t.status = ?", f.Status)
-	}
-	if f.MinCents != nil {
-		add("t.amount_cents + t.tip_cents >= ?", *f.MinCents)
-	}
-	if f.MaxCents != nil {
-		add("t.amount_cents + t.tip_cents <= ?", *f.MaxCents)
-	}
-	if f.Last4 != "" {
-		add("t.last4 = ?", f.Last4)
-	}
-	if f.Reference != "" {
-		add("t.reference ILIKE ?", "%"+likeEscape(f.Reference)+"%")
-	}
-	if f.UserID != nil {
-		add("t.created_by = ?", *f.UserID)
-	}
-	if f.Batch != "" {
-		add("t.batch_number = ?", f.Batch)
-		conds = append(conds, inBatch)
-	}
+	w := &clause{args: []any{f.MerchantID}, conds: []string{"t.merchant_id = $1", "t.kind NOT IN ('capture', 'void', 'tip_adjust')"}}
+	f.whatAndWhen(w)
+	f.whoAndHowMuch(w)
 	if f.After != "" {
 		at, id, err := decodeCursor(f.After)
 		if err != nil {
 			return "", nil, err
 		}
-		args = append(args, at, id)
-		n := len(args)
-		conds = append(conds, fmt.Sprintf("(t.created_at, t.id) < ($%d, $%d)", n-1, n))
+		w.args = append(w.args, at, id)
+		n := len(w.args)
+		w.conds = append(w.conds, fmt.Sprintf("(t.created_at, t.id) < ($%d, $%d)", n-1, n))
 	}
-	return strings.Join(conds, " AND "), args, nil
+	return strings.Join(w.conds, " AND "), w.args, nil
+}
+
+// clause collects the conditions of a WHERE clause and their parameters.
+type clause struct {
+	args  []any
+	conds []string
+}
+
+// add appends cond, whose ? is the parameter v.
+func (w *clause) add(cond string, v any) {
+	w.args = append(w.args, v)
+	w.conds = append(w.conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(w.args))))
+}
+
+// whatAndWhen adds the dates, the kind, the way and the status.
+func (f Filter) whatAndWhen(w *clause) {
+	if !f.From.IsZero() {
+		w.add("t.created_at >= ?", f.From)
+	}
+	if !f.To.IsZero() {
+		w.add("t.created_at < ?", f.To)
+	}
+	if f.Kind != "" {
+		w.add("t.kind = ?", string(f.Kind))
+	}
+	if f.Source != "" {
+		w.add("t.source = ?", string(f.Source))
+	}
+	switch f.Status {
+	case "":
+	case StatusFilterRefunded:
+		w.conds = append(w.conds, "t.refunded_cents > 0 AND t.refunded_cents >= t.approved_cents")
+	case StatusFilterPartlyRefunded:
+		w.conds = append(w.conds, "t.refunded_cents > 0 AND t.refunded_cents < t.approved_cents")
+	default:
+		w.add("t.status = ?", f.Status)
+	}
+}
+
+// whoAndHowMuch adds the amounts, the card, the reference and the search,
+// the person and the batch.
+func (f Filter) whoAndHowMuch(w *clause) {
+	if f.MinCents != nil {
+		w.add("t.amount_cents + t.tip_cents >= ?", *f.MinCents)
+	}
+	if f.MaxCents != nil {
+		w.add("t.amount_cents + t.tip_cents <= ?", *f.MaxCents)
+	}
+	if f.Last4 != "" {
+		w.add("t.last4 = ?", f.Last4)
+	}
+	if f.Reference != "" {
+		w.add("t.reference ILIKE ?", "%"+likeEscape(f.Reference)+"%")
+	}
+	if f.Search != "" {
+		w.search(f.Search)
+	}
+	if f.UserID != nil {
+		w.add("t.created_by = ?", *f.UserID)
+	}
+	if f.Batch != "" {
+		w.add("t.batch_number = ?", f.Batch)
+		w.conds = append(w.conds, inBatch)
+	}
+}
+
+// search adds the ledger's search box: any part of the reference, or, when
+// it is four digits, the last four digits of the card or account.
+func (w *clause) search(q string) {
+	w.args = append(w.args, "%"+likeEscape(q)+"%")
+	cond := "t.reference ILIKE $" + strconv.Itoa(len(w.args))
+	if len(q) == 4 && digitsOnly(q) {
+		w.args = append(w.args, q)
+		cond = "(" + cond + " OR t.last4 = $" + strconv.Itoa(len(w.args)) + ")"
+	}
+	w.conds = append(w.conds, cond)
 }
 
 // inBatch is what counts in a batch: approved sales, captured

@@ -245,6 +245,12 @@ func TestListFiltersBatchesAndExport(t *testing.T) {
 	if got, _ := l.List(ctx, nil, payments.Filter{MerchantID: merchant, Reference: "inv"}); len(got.Transactions) != 6 {
 		t.Errorf("reference matched %d", len(got.Transactions))
 	}
+	// The search box: the reference, or four digits as the last four too.
+	for search, want := range map[string]int{"1111": 6, "inv-1": 6, "4242": 0, "111": 0, "%": 0} {
+		if got, err := l.List(ctx, nil, payments.Filter{MerchantID: merchant, Search: search}); err != nil || len(got.Transactions) != want {
+			t.Errorf("search %q: %v, %d found, want %d", search, err, len(got.Transactions), want)
+		}
+	}
 	batches, err := l.Batches(ctx, nil, merchant, 10)
 	if err != nil || len(batches) != 1 || batches[0].SalesCount != 6 || batches[0].NetCents() != 250000+5010 {
 		t.Fatalf("batches: %v %+v", err, batches)

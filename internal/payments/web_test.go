@@ -60,6 +60,14 @@ func TestCardSaleThroughThePages(t *testing.T) {
 	if list.Status != http.StatusOK || !strings.Contains(list.Body, "$1,234.50") {
 		t.Fatalf("ledger: %d\n%s", list.Status, list.Body)
 	}
+	// The search box finds the last four; each filter in force is a chip
+	// linking to the same list without it.
+	list = p.c.Get(p.base() + "/transactions?q=1111&status=approved")
+	chip := `<a href="` + p.base() + `/transactions?q=1111" class="chip"><span class="visually-hidden">Remove filter: </span>Status: Approved or authorized`
+	if list.Status != http.StatusOK || !strings.Contains(list.Body, "$1,234.50") || !strings.Contains(list.Body, chip) ||
+		!strings.Contains(list.Body, "Search: “1111”") {
+		t.Fatalf("ledger searched: %d\n%s", list.Status, list.Body)
+	}
 	csv := p.c.Get(p.base() + "/transactions/export.csv")
 	if csv.Status != http.StatusOK || !strings.Contains(csv.Body, "Visa 411111******1111") || strings.Contains(csv.Body, "4111111111111111") {
 		t.Fatalf("export: %d\n%s", csv.Status, csv.Body)

@@ -161,7 +161,7 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 		{"business.phone", "(415) 555-0100"}, {"business.email", "hello@bluefern.example"},
 		{"business.website", "https://bluefern.example"},
 		{"business.goods_and_services", "Coffee and pastries"}, {"business.mcc", "5814"},
-		{"business.years_in_business", "6"}, {"business.monthly_volume", "45000"},
+		{"business.years_in_business", "6"}, {"business.monthly_volume", "45,000"},
 		{"business.average_ticket", "12.50"}, {"business.highest_ticket", "250"},
 		{"business.card_present_pct", "80"}, {"business.keyed_pct", "5"}, {"business.ecommerce_pct", "15"},
 	})
@@ -174,7 +174,7 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 		{"owners.0.ownership_pct", "100"}, {"owners.0.date_of_birth", "1980-04-02"}, {"owners.0.ssn", "212-45-6789"},
 		{"owners.0.address.line1", "1 Home Way"}, {"owners.0.address.city", "Oakland"},
 		{"owners.0.address.state", "CA"}, {"owners.0.address.postal_code", "94601"},
-		{"owners.0.phone", "510-555-0199"}, {"owners.0.email", "jane@bluefern.example"},
+		{"owners.0.phone", "(510) 555-0199"}, {"owners.0.email", "jane@bluefern.example"},
 	}, "owners.0.is_control_person")
 	// The rep has no voided check at hand: the merchant will enter the account.
 	if err := chromedp.Do(ctx, chromedp.Click(browser.Field("bank.from_merchant"))); err != nil {
@@ -182,13 +182,15 @@ func repCompletesApplication(t *testing.T, ctx context.Context, model uuid.UUID)
 	}
 	repFillsSection(t, ctx, "bank", nil)
 	repFillsSection(t, ctx, "contact", []typedValue{
-		{"contact.name", "Jane Doe"}, {"contact.email", "jane@bluefern.example"}, {"contact.phone", "510-555-0199"},
+		{"contact.name", "Jane Doe"}, {"contact.email", "jane@bluefern.example"}, {"contact.phone", "(510) 555-0199"},
 	})
 	repFillsSection(t, ctx, "pricing", []typedValue{{"pricing.model", model.String()}})
 }
 
 // repFillsSection puts the values in the section's fields and presses its Save
 // button, then waits for the save and checks that no field was refused.
+// chromedp.SetValue fires input, so a formatted field's value is given as the
+// page formats it (45,000, (510) 555-0199).
 func repFillsSection(t *testing.T, ctx context.Context, section string, values []typedValue, clicks ...string) {
 	t.Helper()
 	var steps []chromedp.Action[chromedp.Void]

@@ -100,15 +100,15 @@ var everyPage = []page{
 
 	{name: "merchants (merchant user)", as: asMember, path: fixed("/merchants")},
 	{name: "merchant (merchant user)", as: asMember, path: merchant("")},
-	{name: "virtual terminal", as: asMember, path: merchant("/payments/new")},
-	{name: "ledger", as: asMember, path: merchant("/transactions")},
+	{name: "virtual terminal", as: asMember, path: merchant("/payments/new"), check: virtualTerminalCheck},
+	{name: "ledger", as: asMember, path: merchant("/transactions"), check: ledgerCheck},
 	{name: "transaction", as: asMember, path: func(s *apptest.Showcase) string {
 		return "/merchants/" + s.Merchant.String() + "/transactions/" + s.Transaction.String()
 	}},
 	{name: "batches", as: asMember, path: merchant("/batches")},
 	{name: "batch", as: asMember, path: func(s *apptest.Showcase) string {
-		return "/merchants/" + s.Merchant.String() + "/transactions?batch=" + s.Batch
-	}},
+		return "/merchants/" + s.Merchant.String() + "/transactions?batch=" + s.Batch + "&status=approved"
+	}, check: ledgerCheck},
 	{name: "customers", as: asMember, path: merchant("/customers")},
 	{name: "customer", as: asMember, path: func(s *apptest.Showcase) string {
 		return "/merchants/" + s.Merchant.String() + "/customers/" + s.Customer.String()
@@ -197,6 +197,9 @@ func TestBrowserEveryPageFitsAndPassesAudit(t *testing.T) {
 		}
 		for _, vp := range viewports {
 			for _, problem := range layoutProblems(t, ctx, vp.w, vp.h) {
+				report("%s at %d px: %s", p.name, vp.w, problem)
+			}
+			for _, problem := range brokenWords(t, ctx) {
 				report("%s at %d px: %s", p.name, vp.w, problem)
 			}
 			if p.check != "" {

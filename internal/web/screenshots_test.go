@@ -18,6 +18,7 @@ import (
 	"github.com/payportal/portal/internal/sandbox/kit"
 	"github.com/payportal/portal/internal/testutil/apptest"
 	"github.com/payportal/portal/internal/testutil/browser"
+	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 )
 
 // screenshotsAt is the fixed clock of the screenshots.
@@ -32,7 +33,9 @@ var noScreenshot = map[string]bool{"two-step set-up": true}
 // with the screenshots build tag: `make screenshots`.
 func TestScreenshots(t *testing.T) {
 	sandboxClock := kit.NewManualClock(screenshotsAt)
-	env := apptest.New(t, apptest.WithStartTime(screenshotsAt), apptest.WithSandbox(func(o *accounts.Options) { o.Clock = sandboxClock }))
+	// The terminals' clock too: their downloads are stamped with it.
+	env := apptest.New(t, apptest.WithStartTime(screenshotsAt), apptest.WithSandbox(func(o *accounts.Options) { o.Clock = sandboxClock }),
+		apptest.WithTerminalsClock(terminalsapi.NewManualClock(screenshotsAt)))
 	s := apptest.Seed(t, env)
 	ctx, cancel := context.WithTimeout(browser.New(t), 5*time.Minute)
 	defer cancel()

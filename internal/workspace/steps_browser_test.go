@@ -151,9 +151,9 @@ func TestBrowserStepsFitPhoneAndDesktop(t *testing.T) {
 		t.Fatal(err)
 	}
 	browser.WaitSaved(t, ctx, "business")
-	// Saved and shown back in its stored form (an autosave of a value half typed may
-	// answer first: wait for the last one).
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("business.monthly_volume").value === "62000" &&
+	// Saved and shown back in its stored form, formatted as typed (an autosave of a
+	// value half typed may answer first: wait for the last one).
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("business.monthly_volume").value === "62,000" &&
 		document.getElementById("business.phone").value === "(415) 555-0100" && !document.querySelector("#section-business .field-error") &&
 		!document.querySelector("form.htmx-request")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		v := eval[string](t, ctx, `document.getElementById("business.monthly_volume").value + " | " + document.getElementById("business.phone").value`)

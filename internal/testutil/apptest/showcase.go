@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -57,8 +56,9 @@ type Showcase struct {
 	// Batch the settled batch holding it; Customer a saved customer.
 	Merchant, Transaction, Customer uuid.UUID
 	Batch                           string
-	// Location is the merchant's terminal location at the sandbox.
-	Location string
+	// Location is the merchant's terminal location at the sandbox;
+	// BackOffice a second one, whose devices were downloaded days ago.
+	Location, BackOffice string
 	// SandboxLink is the sandbox's merchant page of an application.
 	SandboxLink string
 	// SandboxAdmin is the sandbox's admin page, with basic-auth credentials.
@@ -76,16 +76,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	}
 	ctx := context.Background()
 	s := &Showcase{Env: env}
-	if _, err := pricing.SeedExamples(ctx, env.DB.Gorm); err != nil {
-		t.Fatal(err)
-	}
-	// The examples are stamped with the wall clock; the showcase reads its own.
-	for _, q := range []string{`UPDATE pricing_models SET created_at = ?, updated_at = ?`, `UPDATE pricing_model_events SET created_at = ?`} {
-		args := []any{env.Clock.Now(), env.Clock.Now()}
-		if err := env.DB.Gorm.Exec(q, args[:strings.Count(q, "?")]...).Error; err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.pricingExamples(t)
 	admin, adminPW := env.CreateUser(t, "alex.admin@example.com", models.RoleAdmin)
 	rep, repPW := env.CreateUser(t, "riley.rep@example.com", models.RoleSalesRep)
 	s.Admin = Person{Email: admin.Email, Password: adminPW, MFA: true}
@@ -128,12 +119,13 @@ func Seed(t testing.TB, env *Env) *Showcase {
 
 	s.Draft = s.application(t, rep, "Harbor Books", models.StatusDraft)
 	s.Linked = s.application(t, rep, "Maple Street Florist", models.StatusLinked)
-	s.Boarded = s.application(t, rep, "Corner Bakery", models.StatusLinked)
+	s.Boarded = s.applicationNamed(t, rep, ShowcaseLegalName, ShowcaseDBA, models.StatusLinked)
 	s.application(t, rep, "Pine Hill Diner", models.StatusLinked)
 	s.webhook(t, s.Linked, "processing")
 	s.webhook(t, s.Boarded, "boarded")
 	declined := s.application(t, rep, "Quick Cash Pawn", models.StatusLinked)
 	s.webhook(t, declined, "declined")
+	s.outcomes(t, rep)
 	id, ok, err := env.App.Merchants.Store().IDOfApplication(ctx, s.Boarded)
 	if err != nil || !ok {
 		t.Fatalf("boarding made no merchant: %v", err)
@@ -151,6 +143,21 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	sandboxAdmin.User = url.UserPassword("admin", env.Config.Sandbox.AdminToken)
 	s.SandboxAdmin = sandboxAdmin.String()
 	return s
+}
+
+// pricingExamples seeds the example pricing models, stamped with the
+// showcase's clock (the examples are stamped with the wall clock).
+func (s *Showcase) pricingExamples(t testing.TB) {
+	t.Helper()
+	if _, err := pricing.SeedExamples(context.Background(), s.Env.DB.Gorm); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`UPDATE pricing_models SET created_at = ?, updated_at = ?`, `UPDATE pricing_model_events SET created_at = ?`} {
+		args := []any{s.Env.Clock.Now(), s.Env.Clock.Now()}
+		if err := s.Env.DB.Gorm.Exec(q, args[:strings.Count(q, "?")]...).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func (s *Showcase) zone(t testing.TB, u *models.User) {
@@ -184,11 +191,17 @@ func (s *Showcase) firstMessage(t testing.TB, to string) uuid.UUID {
 // business filled in, or one handed off to the merchant.
 func (s *Showcase) application(t testing.TB, owner *models.User, name string, status models.ApplicationStatus) uuid.UUID {
 	t.Helper()
+	return s.applicationNamed(t, owner, name+" LLC", name, status)
+}
+
+// applicationNamed is application with a legal name of its own.
+func (s *Showcase) applicationNamed(t testing.TB, owner *models.User, legal, name string, status models.ApplicationStatus) uuid.UUID {
+	t.Helper()
 	// Each a minute after the last, so lists read in one order every run.
 	s.Env.Clock.Advance(time.Minute)
 	now := s.Env.Clock.Now()
-	a := &models.Application{ID: uuid.New(), OwnerID: owner.ID, Status: status, Version: 1, LegalName: name + " LLC", DBA: name,
-		ContactName: "Jordan Lee", ContactEmail: "jordan@" + strings.ToLower(strings.ReplaceAll(name, " ", "")) + ".example",
+	a := &models.Application{ID: uuid.New(), OwnerID: owner.ID, Status: status, Version: 1, LegalName: legal, DBA: name,
+		ContactName: "Jordan Lee", ContactEmail: "jordan@" + domainOf(name) + ".example",
 		CreatedAt: now, UpdatedAt: now}
 	d := drafts.Draft{Business: drafts.Business{LegalName: a.LegalName, DBA: name, EntityType: "llc", Phone: "(503) 555-0142",
 		Email: a.ContactEmail, GoodsAndServices: "Retail", MonthlyVolume: "62000.00", AverageTicket: "45.00"}}
@@ -246,7 +259,9 @@ func (s *Showcase) merchantAccounts(t testing.TB, admin *models.User) {
 		LocationID string `json:"locationId"`
 		APIKey     string `json:"apiKey"`
 	}
-	s.sandboxJSON(t, http.MethodPost, "/_sandbox/admin/api/terminals/locations", map[string]string{"name": "Corner Bakery"}, &loc)
+	// Both locations share the merchant's API key (one application at the cloud).
+	newLocation := map[string]string{"name": "Corner Bakery", "applicationId": s.Boarded.String()}
+	s.sandboxJSON(t, http.MethodPost, "/_sandbox/admin/api/terminals/locations", newLocation, &loc)
 	s.sandboxJSON(t, http.MethodGet, "/_sandbox/admin/api/terminals/locations/"+loc.LocationID, nil, &loc)
 	if err := s.Env.App.Merchants.SetTerminalKey(ctx, admin, s.Merchant, merchants.TerminalKeyInput{APIKey: loc.APIKey}); err != nil {
 		t.Fatal(err)
@@ -256,6 +271,16 @@ func (s *Showcase) merchantAccounts(t testing.TB, admin *models.User) {
 		t.Fatal(err)
 	}
 	s.Location = loc.LocationID
+	var back struct {
+		LocationID string `json:"locationId"`
+	}
+	newLocation["name"] = "Back office"
+	s.sandboxJSON(t, http.MethodPost, "/_sandbox/admin/api/terminals/locations", newLocation, &back)
+	if err := s.Env.App.Merchants.AddLocation(ctx, admin, s.Merchant, merchants.LocationInput{LocationID: back.LocationID,
+		Name: "Back office", TestMode: true}); err != nil {
+		t.Fatal(err)
+	}
+	s.BackOffice = back.LocationID
 }
 
 // member invites a person to the merchant with perms; they accept with a
@@ -279,6 +304,15 @@ func (s *Showcase) member(t testing.TB, admin *models.User, email string, perms 
 	s.Env.EnrolMFA(t, u)
 	s.zone(t, u)
 	return Person{Email: email, Password: password, MFA: true}
+}
+
+var nonLetters = regexp.MustCompile(`[^a-z]+`)
+
+// domainOf makes an e-mail domain of a business's first two words, as
+// businesses do ("Corner Bakery & Café on …" has cornerbakery.example).
+func domainOf(name string) string {
+	words := strings.Fields(strings.ToLower(name))
+	return nonLetters.ReplaceAllString(strings.Join(words[:min(2, len(words))], ""), "")
 }
 
 var formToken = regexp.MustCompile(`name="form_token" value="([^"]+)"`)
@@ -321,71 +355,7 @@ func (s *Showcase) payments(t testing.TB) {
 		t.Fatalf("customer redirect %q: %v", res.Location, err)
 	}
 	s.Customer = id
-}
-
-// sandboxApplication starts an application at the sandbox, as the portal's
-// push does, and keeps its merchant page's link.
-func (s *Showcase) sandboxApplication(t testing.TB) {
-	t.Helper()
-	details := map[string]any{
-		"externalApplicationId": "00000000-0000-4000-8000-000000000042", "pricingCode": "SHOWCASE-IC",
-		"business": map[string]any{
-			"dba": "Corner Bakery", "goodsAndServices": "Bakery", "phone": "5035550142", "email": "hello@bakery.example",
-			"address":       map[string]any{"line1": "1 Main St", "city": "Portland", "state": "OR", "postalCode": "97204"},
-			"monthlyVolume": "62000.00", "averageTicket": "45.00",
-		},
-		"legalEntity": map[string]any{"type": "llc", "name": "Corner Bakery LLC", "tin": "931234567"},
-		"owners": []any{map[string]any{
-			"firstName": "Jordan", "lastName": "Lee", "percentOwnership": 100, "ssn": "123456789", "dob": "1980-12-10",
-		}},
-	}
-	var started struct {
-		ApplicationID string `json:"applicationId"`
-	}
-	s.upstream(t, http.MethodPost, "/application/start", details, &started)
-	var link struct{ Link string }
-	s.upstream(t, http.MethodPost, "/application/"+started.ApplicationID+"/link", nil, &link)
-	s.SandboxLink = link.Link
-}
-
-// upstream calls the sandbox's area A API with the portal's token.
-func (s *Showcase) upstream(t testing.TB, method, path string, body, out any) {
-	t.Helper()
-	s.call(t, method, s.Env.Sandbox.BaseURL+path, "Bearer "+s.Env.Config.Upstream.Token, body, out)
-}
-
-// sandboxJSON calls the sandbox's admin JSON API.
-func (s *Showcase) sandboxJSON(t testing.TB, method, path string, body, out any) {
-	t.Helper()
-	s.call(t, method, s.Env.Sandbox.URL+path, "Bearer "+s.Env.Config.Sandbox.AdminToken, body, out)
-}
-
-func (s *Showcase) call(t testing.TB, method, address, authorization string, body, out any) {
-	t.Helper()
-	var rd io.Reader = http.NoBody
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, address, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", authorization)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", s.Env.Sandbox.URL)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode >= 300 {
-		t.Fatalf("%s %s: %d %s", method, address, res.StatusCode, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			t.Fatalf("%s %s: %v\n%s", method, address, err, raw)
-		}
-	}
+	s.customers(t, c, base)
+	s.terminalBadges(t, c, base)
+	s.ledgerVariety(t) // last: it moves the clock past the client's session
 }
