@@ -64,8 +64,11 @@ type Options struct {
 	// Limits throttle failed sign-ins. Default DefaultThrottleLimits.
 	Limits *ThrottleLimits
 	// HashSlots bounds the password hashes computed at once (default: the
-	// number of CPUs).
+	// number of CPUs); HashQueue bounds the sign-ins waiting for one
+	// (DefaultHashQueue) and HashWait how long each waits (DefaultHashWait).
 	HashSlots int
+	HashQueue int
+	HashWait  time.Duration
 	// KeyRing seals MFA secrets. Without one, MFA cannot be set up.
 	KeyRing *fieldcrypt.KeyRing
 	// MFAPolicy says who must use MFA. Default AdminsNeedMFA.
@@ -93,7 +96,7 @@ func NewService(db *database.DB, opts Options) *Service {
 	if opts.Limits != nil {
 		limits = *opts.Limits
 	}
-	s := &Service{db: db, invitations: opts.Invitations, users: NewStore(db.Gorm), throttle: &throttle{db: db.Gorm, limits: limits}, gate: newHashGate(opts.HashSlots),
+	s := &Service{db: db, invitations: opts.Invitations, users: NewStore(db.Gorm), throttle: &throttle{db: db.Gorm, limits: limits}, gate: newHashGate(hashGateOptions{Slots: opts.HashSlots, MaxQueue: opts.HashQueue, MaxWait: opts.HashWait}),
 		ring: opts.KeyRing, mfaPolicy: opts.MFAPolicy, issuer: opts.Issuer, now: opts.Now, log: opts.Log, dummyHash: dummy}
 	if s.mfaPolicy == nil {
 		s.mfaPolicy = AdminsNeedMFA
@@ -117,27 +120,29 @@ func (s *Service) Users() *Store { return s.users }
 // counted as a failure before the password is hashed (and forgotten on
 // success), so a burst of attempts is throttled without costing a hash
 // each; and only a bounded number of hashes run at once: past that the
-// answer is *ErrBusy, at once.
+// sign-in waits its turn for a slot (*ErrBusy when the wait is too long or
+// the queue full). A sign-in that waited is checked against the throttle
+// again once it has its slot, so that waiting cannot outrun the limits.
 func (s *Service) Authenticate(ctx context.Context, email, password, clientIP string) (*models.User, error) {
 	if msg := emailProblem(email); msg != "" {
 		// No account has such an address: refused at once, before the throttle's table,
 		// which would refuse a NUL byte itself.
 		return nil, apperr.Invalid("email", msg)
 	}
-	now := s.now()
-	wait, err := s.throttle.retryAfter(ctx, email, clientIP, now)
-	if err != nil {
+	if err := s.checkThrottle(ctx, email, clientIP); err != nil {
 		return nil, err
 	}
-	if wait > 0 {
-		return nil, &ThrottledError{RetryAfter: wait}
-	}
-	release, err := s.gate.try(clientIP)
+	release, waited, err := s.gate.acquire(ctx, clientIP)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	attempt, err := s.throttle.recordAttempt(ctx, email, clientIP, now)
+	if waited {
+		if err := s.checkThrottle(ctx, email, clientIP); err != nil {
+			return nil, err
+		}
+	}
+	attempt, err := s.throttle.recordAttempt(ctx, email, clientIP, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +168,19 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientIP st
 		return nil, err
 	}
 	return user, nil
+}
+
+// checkThrottle refuses a sign-in for an account or address over its limit
+// of failures (*ThrottledError).
+func (s *Service) checkThrottle(ctx context.Context, email, clientIP string) error {
+	wait, err := s.throttle.retryAfter(ctx, email, clientIP, s.now())
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return &ThrottledError{RetryAfter: wait}
+	}
+	return nil
 }
 
 // checkPassword verifies a signed-in user's password within the hashing

@@ -30,6 +30,14 @@ Commands:
 Configuration comes from PORTAL_* environment variables; see docs/configuration.md.
 `
 
+// DefaultMemoryLimit is the Go runtime's soft memory limit when GOMEMLIMIT
+// does not set one. Each password hash allocates 19 MiB for about 20 ms, and
+// without a limit the collector lets such garbage pile up to twice the live
+// heap: a rush of 64 sign-ins peaked near 290 MiB of resident memory, and
+// under 190 MiB with this limit. The limit is soft: a portal that needs more
+// gets it, at the price of collecting more often.
+const DefaultMemoryLimit = 128 << 20
+
 // env bundles what every subcommand receives.
 type env struct {
 	lookup func(string) (string, bool)

@@ -148,3 +148,6 @@ func (p *Process) Kill(t testing.TB) {
 	_ = p.cmd.Process.Kill()
 	<-p.exited
 }
+
+// Pid is the process's id, to read its memory from /proc.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
