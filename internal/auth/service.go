@@ -142,6 +142,13 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientIP st
 			return nil, err
 		}
 	}
+	return s.verify(ctx, email, password, clientIP)
+}
+
+// verify counts the attempt, hashes the password against the account's (or
+// a dummy's) and forgets the attempt when it matched. The caller holds a
+// hashing slot.
+func (s *Service) verify(ctx context.Context, email, password, clientIP string) (*models.User, error) {
 	attempt, err := s.throttle.recordAttempt(ctx, email, clientIP, s.now())
 	if err != nil {
 		return nil, err
