@@ -158,10 +158,6 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	ring, docStorage, docStore, docLimits, keyService := sealed.ring, sealed.storage, sealed.docs, sealed.limits, sealed.keys
 	appStore := applications.NewStore(db.Pool)
 	appStore.SealLinks(ring)
-	// Hand-off links stored in the clear before they were sealed are sealed now, once.
-	if _, err := appStore.SealLegacyLinks(ctx); err != nil {
-		return nil, err
-	}
 	docService := documents.NewService(appStore, pricingService, docStore, docStorage, docLimits, now, log)
 	sealer := applications.NewSealer(ring)
 	// Who must sign in in two steps follows from merchant permissions.
@@ -185,8 +181,12 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, err
 	}
 	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, KeyRing: ring, Now: now, Log: log})
-	// Secret links written into messages before links were sealed are sealed now, once.
-	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
+	// Secret links stored in the clear before links were sealed (hand-off links and
+	// messages' links) are sealed once, by a job; a start reads only what is done.
+	if err := jobs.ScheduleOneTimeTasks(ctx, queue, []jobs.OneTimeTask{
+		{Name: "seal_legacy_handoff_links", Run: appStore.SealLegacyLinks},
+		{Name: "seal_legacy_outbox_links", Run: outbox.SealLegacyLinks},
+	}, now, log); err != nil {
 		return nil, err
 	}
 	authService := auth.NewService(db, auth.Options{

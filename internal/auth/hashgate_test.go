@@ -254,3 +254,20 @@ func isBusy(err error, perAddress bool) bool {
 	var b *ErrBusy
 	return errors.As(err, &b) && b.PerAddress == perAddress
 }
+
+// The hash an unknown e-mail is checked against costs what a real one
+// costs: it carries the parameters HashPassword uses now.
+func TestDummyHashHasTheCurrentParameters(t *testing.T) {
+	t.Parallel()
+	real, err := HashPassword("correct-horse-battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := func(h string) string { return strings.Join(strings.Split(h, "$")[:4], "$") }
+	if params(dummyHash) != params(real) {
+		t.Fatalf("dummy hash %s, HashPassword %s: parameters differ", params(dummyHash), params(real))
+	}
+	if ok, err := VerifyPassword(dummyHash, "correct-horse-battery"); ok || err != nil {
+		t.Fatalf("dummy hash: matched %v, %v", ok, err)
+	}
+}

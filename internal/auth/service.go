@@ -54,9 +54,6 @@ type Service struct {
 	issuer      string
 	now         func() time.Time
 	log         *slog.Logger
-	// dummyHash is verified against when the e-mail is unknown, so that a
-	// wrong e-mail takes as long as a wrong password.
-	dummyHash string
 }
 
 // Options are the settings of the auth service; zero values take defaults.
@@ -91,13 +88,12 @@ type InvitationSender interface {
 
 // NewService returns the auth service.
 func NewService(db *database.DB, opts Options) *Service {
-	dummy, _ := HashPassword(GeneratePassword())
 	limits := DefaultThrottleLimits
 	if opts.Limits != nil {
 		limits = *opts.Limits
 	}
 	s := &Service{db: db, invitations: opts.Invitations, users: NewStore(db.Gorm), throttle: &throttle{db: db.Gorm, limits: limits}, gate: newHashGate(hashGateOptions{Slots: opts.HashSlots, MaxQueue: opts.HashQueue, MaxWait: opts.HashWait}),
-		ring: opts.KeyRing, mfaPolicy: opts.MFAPolicy, issuer: opts.Issuer, now: opts.Now, log: opts.Log, dummyHash: dummy}
+		ring: opts.KeyRing, mfaPolicy: opts.MFAPolicy, issuer: opts.Issuer, now: opts.Now, log: opts.Log}
 	if s.mfaPolicy == nil {
 		s.mfaPolicy = AdminsNeedMFA
 	}
@@ -157,7 +153,7 @@ func (s *Service) verify(ctx context.Context, email, password, clientIP string) 
 	if err != nil && !errors.Is(err, models.ErrNotFound) {
 		return nil, err
 	}
-	hash := s.dummyHash
+	hash := dummyHash
 	if err == nil {
 		hash = user.PasswordHash
 	}

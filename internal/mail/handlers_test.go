@@ -158,7 +158,7 @@ func TestOutboxUnknownMessageIs404(t *testing.T) {
 }
 
 // Messages stored before links were sealed have their link moved out of the bodies and
-// sealed on start-up, once; delivery and the held view still give it.
+// sealed (by the one-time task of the first start); delivery and the held view still give it.
 func TestLegacyLinksAreSealed(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.WithoutWorkers())
