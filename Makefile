@@ -71,22 +71,16 @@ run: build .data/encryption.key
 	echo "Starting the portal (it prints where to sign in)..."; \
 	exec bin/portal serve
 
-## Test tools: Chromium for browser tests, versitygw as the S3-compatible server,
-## golangci-lint at a pinned version (built from the Go module proxy into GOBIN),
-## promtool for the alert rules (taken out of Debian's prometheus package into GOBIN, so
-## no Prometheus server is installed or started; a few seconds, where building it takes minutes).
+## Test tools: PostgreSQL, Chromium, HAProxy, podman and runc and promtool from Debian
+## (scripts/tools.sh: one apt-get update for all), versitygw as the S3-compatible
+## server and golangci-lint at a pinned version (built from the Go module proxy into GOBIN).
 tools-test: tools-lint
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
+	@GOBIN=$(GOBIN) scripts/tools.sh
 	@command -v versitygw >/dev/null || [ -x $(GOBIN)/versitygw ] || $(GO) install $(VERSITYGW)
-	@command -v promtool >/dev/null || [ -x $(GOBIN)/promtool ] || { tmp=$$(mktemp -d) && cd $$tmp && \
-		{ apt-get download prometheus >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && apt-get download prometheus; }; } && \
-		dpkg-deb -x prometheus_*.deb . && mkdir -p $(GOBIN) && install -m 0755 usr/bin/promtool $(GOBIN)/promtool && rm -rf $$tmp; }
-	@command -v haproxy >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends haproxy; }
 
-## The image's tools: podman and runc build and run it; ca-certificates gives its CA bundle.
+## The image's tools (podman, runc, CA certificates) come with tools-test.
 tools-image:
-	@{ command -v podman && command -v runc && [ -f /etc/ssl/certs/ca-certificates.crt ]; } >/dev/null || \
-		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends podman runc ca-certificates; }
+	@GOBIN=$(GOBIN) scripts/tools.sh
 
 tools-lint:
 	@$(GOBIN)/golangci-lint version 2>/dev/null | grep -q "version $(GOLANGCI_VERSION) " || $(GO) install $(GOLANGCI)
@@ -101,20 +95,10 @@ LINT = tidy=0; $(GO) mod tidy -diff || { tidy=1; echo "go.mod is not tidy: run g
 lint: tools-lint
 	@$(LINT)
 
-test: assets tools-test tools-image
-	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
-	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
-	image_started=$$(date +%s); \
-	PORTAL_TEST_IMAGE=$$(scripts/build-image.sh localhost/portal:test-$$(basename $(CURDIR))) || exit 1; \
-	echo "Built the image $$PORTAL_TEST_IMAGE in $$(( $$(date +%s) - image_started )) s"; \
-	export PORTAL_TEST_IMAGE; \
-	lint_log=$$(mktemp); \
-	( $(LINT) ) >"$$lint_log" 2>&1 & lint_pid=$$!; \
-	$(GO) test -race -timeout 30m ./...; test_status=$$?; \
-	wait $$lint_pid; lint_status=$$?; \
-	echo "golangci-lint:"; cat "$$lint_log"; rm -f "$$lint_log"; \
-	[ $$lint_status -eq 0 ] || echo "lint failed: a wrong arrow between packages, a habit of .golangci.yml, or an untidy go.mod"; \
-	[ $$test_status -eq 0 ] && [ $$lint_status -eq 0 ]
+## Every test, uncached, beside the linter and go mod tidy's check, each phase timed
+## (scripts/test.sh); CI runs exactly this.
+test:
+	@GO=$(GO) scripts/test.sh
 
 bench: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
