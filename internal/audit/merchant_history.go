@@ -57,7 +57,7 @@ func wordAlertResolved(e *entry) string {
 	if e.d.Status != "" {
 		about = "the processor's “" + states.Upstream(e.d.Status).Label + "”"
 	}
-	return "decided about " + about + because(e.d.Message)
+	return "decided about " + about + saying(e.d.Message)
 }
 
 // permissionList joins permissions already worded by the merchants room.

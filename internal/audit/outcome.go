@@ -86,6 +86,16 @@ func because(reason string) string {
 	return ": " + midSentence(reason)
 }
 
+// saying appends what a person wrote after a colon, as they wrote it, without
+// a final full stop.
+func saying(words string) string {
+	words = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(words), "."))
+	if words == "" {
+		return ""
+	}
+	return ": " + words
+}
+
 // midSentence lower-cases the first letter of s unless its first word is an
 // abbreviation ("ACH", "AVS") or a name the sentence should keep.
 func midSentence(s string) string {

@@ -95,7 +95,7 @@ var sentences = map[string]sentence{
 		return "changed the permissions of " + orSomeone(e.d.MemberName) + " to: " + permissionList(e.d.Permissions)
 	}},
 	ActionMemberRemoved:         {did: func(e *entry) string { return "removed " + orSomeone(e.d.MemberName) + " from the merchant" }},
-	ActionMerchantSuspended:     {did: func(e *entry) string { return "suspended the merchant's payments and terminals" + because(e.d.Message) }},
+	ActionMerchantSuspended:     {did: func(e *entry) string { return "suspended the merchant's payments and terminals" + saying(e.d.Message) }},
 	ActionMerchantResumed:       {did: says("resumed the merchant's payments and terminals")},
 	ActionMerchantAlert:         {did: wordMerchantAlert},
 	ActionMerchantAlertResolved: {did: wordAlertResolved},
