@@ -193,7 +193,7 @@ func (s *Service) recordMember(ctx context.Context, tx pgx.Tx, id uuid.UUID, u *
 func (s *Service) mailInvitation(ctx context.Context, tx pgx.Tx, inviter, invitee *models.User, m *Merchant, token string, expires time.Time) error {
 	content, err := mail.InvitationEmail(mail.InvitationData{
 		ResellerName: s.d.ResellerName, Name: invitee.Name, InviterName: inviter.DisplayName(), MerchantName: m.Name,
-		Link: s.d.PublicURL.JoinPath("invite", token).String(), Expires: expires.UTC().Format("2 January 2006, 15:04 UTC"),
+		Link: s.d.PublicURL.JoinPath("invite", token).String(), Expires: mail.When(expires, invitee.TimeZone, inviter.TimeZone),
 	})
 	if err != nil {
 		return err

@@ -208,6 +208,15 @@ func (t *Transaction) KindLabel() string {
 	return label
 }
 
+// KindWords is KindLabel in the middle of a sentence: "sale", "ACH refund".
+func (t *Transaction) KindWords() string {
+	label := t.KindLabel()
+	if strings.HasPrefix(label, "ACH ") {
+		return label
+	}
+	return strings.ToLower(label)
+}
+
 // StatusOptions are the list filter's statuses, in words.
 var StatusOptions = []struct{ Value, Label string }{
 	{string(StatusApproved), "Approved or authorized"}, {string(StatusPartial), "Partly approved"},
