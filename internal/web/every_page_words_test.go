@@ -25,7 +25,8 @@ const (
 // its datetime in the viewer's zone (offsetMinutes east of UTC, written
 // zoneLabel), a time shown in another zone (UTC, a zone's abbreviation, an
 // ISO timestamp, the renderer's raw mark), a Go duration ("10m0s"), or a raw
-// code ("document_added"). Code, pre, kbd and samp elements may show codes.
+// code ("document_added"). Code, pre, kbd and samp elements may show codes
+// (the times in them, an e-mail's text, are checked all the same).
 const wordsScript = `(function(doc, offsetMinutes, zoneLabel, checkTimes){
 	var out = [];
 	function pad(n) { return (n < 10 ? "0" : "") + n; }
@@ -46,14 +47,18 @@ const wordsScript = `(function(doc, offsetMinutes, zoneLabel, checkTimes){
 			if (ok.indexOf(text) < 0) out.push("a time not in the viewer's zone: " + JSON.stringify(text) + " for " + dt + " (want " + ok[0] + ")");
 		});
 	}
-	var texts = [];
+	var texts = [], prose = [];
 	var walker = doc.createTreeWalker(doc.body || doc, NodeFilter.SHOW_TEXT);
 	for (var n = walker.nextNode(); n; n = walker.nextNode()) {
-		if (n.parentElement && n.parentElement.closest("script, style, template, noscript, code, pre, kbd, samp")) continue;
+		var parent = n.parentElement;
+		if (parent && parent.closest("script, style, template, noscript")) continue;
 		texts.push(n.nodeValue);
+		if (!parent || !parent.closest("code, pre, kbd, samp")) prose.push(n.nodeValue);
 	}
 	(doc.body || doc).querySelectorAll("[title], [aria-label], [placeholder]").forEach(function(el){
-		["title", "aria-label", "placeholder"].forEach(function(a){ if (el.hasAttribute(a)) texts.push(el.getAttribute(a)); });
+		["title", "aria-label", "placeholder"].forEach(function(a){
+			if (el.hasAttribute(a)) { texts.push(el.getAttribute(a)); prose.push(el.getAttribute(a)); }
+		});
 	});
 	var text = texts.join(" \n ");
 	function find(re, what) {
@@ -73,6 +78,7 @@ const wordsScript = `(function(doc, offsetMinutes, zoneLabel, checkTimes){
 		var other = new RegExp("\\b\\d{1,2}:\\d{2}(:\\d{2})?\\s?(?!" + zoneLabel.replace("+", "\\+") + "\\b)([A-Z]{3,4}|[+-]\\d{4})\\b", "g");
 		find(other, "a time in another zone than the viewer's");
 	}
+	text = prose.join(" \n ");
 	find(/\b\d+h\d+m|\b\d+m\d+(\.\d+)?s\b/g, "a Go duration");
 	find(/\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b/g, "a raw code");
 	return out;
@@ -84,6 +90,11 @@ func wordProblems(t *testing.T, ctx context.Context, fragments []string, checkTi
 	t.Helper()
 	_, offset := time.Now().In(mustLoad(t, viewerZone)).Zone()
 	label := time.Now().In(mustLoad(t, viewerZone)).Format("MST")
+	// What the page loads by htmx as it opens (a panel) is checked too, once it is in.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" &&
+		!document.querySelector(".htmx-request, .htmx-settling, .htmx-swapping")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("waiting for htmx to settle: %v", err)
+	}
 	call := fmt.Sprintf("%s(document, %d, %q, %t)", wordsScript, offset/60, label, checkTimes)
 	problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](call))
 	if err != nil {
