@@ -83,7 +83,8 @@ func (d *Draft) Validate(now time.Time) FieldErrors {
 	errs := FieldErrors{}
 	// Text that is not text, or too long, is refused first and blanked in the copy, so the
 	// other rules never run on it (nor a regular expression on a megabyte).
-	for field := range t.checkBounds(errs) {
+	unstorable := t.checkBounds(errs)
+	for field := range unstorable {
 		_ = t.Set(field, "") // checkBounds reports only fields of t
 	}
 	err := draftValidator().Struct(&t)
@@ -104,6 +105,7 @@ func (d *Draft) Validate(now time.Time) FieldErrors {
 	}
 	t.checkRanges(errs)
 	t.checkCrossField(today(now), errs)
+	t.forgiveBankLeftToMerchant(errs, unstorable)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -147,4 +149,18 @@ func trimStrings(v reflect.Value) {
 func today(now time.Time) time.Time {
 	y, m, d := now.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// forgiveBankLeftToMerchant drops the deposit account's messages when it is left to the
+// merchant: it is then neither asked for nor sent, and a value kept from before the box
+// was ticked is no problem of this application, unless it cannot even be stored.
+func (d *Draft) forgiveBankLeftToMerchant(errs FieldErrors, unstorable map[string]bool) {
+	if !d.Bank.FromMerchant {
+		return
+	}
+	for field := range errs {
+		if SectionOf(field) == SectionBank && field != FieldBankFromMerchant && !unstorable[field] {
+			delete(errs, field)
+		}
+	}
 }

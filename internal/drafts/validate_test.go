@@ -421,3 +421,21 @@ func TestEveryTagHasAMessage(t *testing.T) {
 	}
 	walk(reflect.TypeOf(Draft{}))
 }
+
+// A deposit account left to the merchant is not checked: it is neither asked for nor
+// sent. A value that cannot be stored is refused all the same.
+func TestBankLeftToTheMerchantIsNotChecked(t *testing.T) {
+	var d Draft
+	d.Bank = Bank{FromMerchant: true, RoutingNumber: "123456789", AccountNumber: "12"}
+	if errs := d.Validate(time.Now()); len(errs) != 0 {
+		t.Errorf("left to the merchant: %v", errs)
+	}
+	d.Bank.HolderName = "Jane\x00"
+	if errs := d.Validate(time.Now()); errs["bank.holder_name"] == "" {
+		t.Errorf("a NUL byte left to the merchant passed: %v", errs)
+	}
+	d.Bank.FromMerchant, d.Bank.HolderName = false, ""
+	if errs := d.Validate(time.Now()); errs["bank.routing_number"] == "" || errs["bank.account_number"] == "" {
+		t.Errorf("the rep's own account is not checked: %v", errs)
+	}
+}
