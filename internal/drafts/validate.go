@@ -65,7 +65,10 @@ var draftValidator = sync.OnceValue(func() *validator.Validate {
 // and numbers within their range. The rules, beyond the formats in the struct tags (see
 // package validation):
 //   - business.tin: an EIN with an issued prefix; a sole proprietor (or a draft whose entity
-//     type is not chosen yet) may give an SSN instead.
+//     type is not chosen yet) may give an SSN or ITIN instead.
+//   - owners' SSNs: an SSN the SSA can have issued (not 000, 666 or 9XX, no 00 group or
+//     0000 serial, no number published in advertising, not 123-45-6789), or an ITIN (9XX
+//     with the IRS's middle digits), which a person without an SSN gives.
 //   - incorporation date: not in the future, not before 1800.
 //   - owners' dates of birth: not in the future, at most 120 years ago, and at least 18
 //     years old on now (someone born on 29 February turns 18 on 1 March in common years).
