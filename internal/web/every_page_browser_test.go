@@ -222,6 +222,9 @@ func TestBrowserEveryPageFitsAndPassesAudit(t *testing.T) {
 			for _, problem := range layoutProblems(t, ctx, vp.w, vp.h) {
 				report("%s at %d px: %s", p.name, vp.w, problem)
 			}
+			for _, problem := range edgeProblems(t, ctx, vp.w) {
+				report("%s at %d px: %s", p.name, vp.w, problem)
+			}
 			if p.check != "" {
 				// The page is loaded again at this width, as a phone would load it.
 				if err := chromedp.Do(ctx, chromedp.Navigate(address), chromedp.WaitVisible(chromedp.CSS(ready))); err != nil {

@@ -134,3 +134,45 @@ func mustLoad(t *testing.T, name string) *time.Location {
 	}
 	return loc
 }
+
+// edgeScript lists, at a width, a navigation list of the page whose first link starts
+// left of the content's edge, and (at desktop width) a button beside a field (in a group,
+// or a copy button) whose label wraps onto a second line ("Copy / link").
+const edgeScript = `(function(w){
+	var out = [], main = document.querySelector("main");
+	if (!main) return out;
+	var edge = main.getBoundingClientRect().left + parseFloat(getComputedStyle(main).paddingLeft || 0);
+	function shown(e) { return e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden"; }
+	function textRects(e) { var r = document.createRange(); r.selectNodeContents(e); return r.getClientRects(); }
+	main.querySelectorAll("nav ul").forEach(function(ul){
+		var first = ul.querySelector("a, [aria-current]");
+		if (!first || !shown(first)) return;
+		var rects = textRects(first);
+		if (rects.length && rects[0].left < edge - 1) {
+			var nav = ul.closest("nav");
+			out.push("the navigation " + JSON.stringify((nav && nav.getAttribute("aria-label")) || "") + " starts at " +
+				Math.round(rects[0].left) + " px, left of the content's edge at " + Math.round(edge) + " px");
+		}
+	});
+	if (w >= 1280) document.querySelectorAll("[role=group] > button, button[data-copy-target]").forEach(function(b){
+		if (!shown(b) || !b.textContent.trim()) return;
+		var lines = {}, walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+		for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+			var box = n.parentElement.getBoundingClientRect();
+			if (box.width <= 1 || box.height <= 1) continue; // visually hidden words, for screen readers
+			Array.prototype.forEach.call(textRects(n), function(r){ if (r.width > 1) lines[Math.round(r.top)] = true; });
+		}
+		if (Object.keys(lines).length > 1) out.push("the button " + JSON.stringify(b.textContent.trim().replace(/\s+/g, " ")) + " wraps onto " + Object.keys(lines).length + " lines (" + Math.round(b.getBoundingClientRect().width) + " px wide)");
+	});
+	return out;
+})`
+
+// edgeProblems runs edgeScript at the current width.
+func edgeProblems(t *testing.T, ctx context.Context, w int64) []string {
+	t.Helper()
+	problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(%d)", edgeScript, w)))
+	if err != nil {
+		t.Fatalf("edge check: %v", err)
+	}
+	return problems
+}
