@@ -74,7 +74,7 @@ var everyPage = []page{
 	{name: "invitation", as: asNobody, path: func(s *apptest.Showcase) string { return s.InvitationPath }, ready: "#new_password"},
 	{name: "two-step set-up", as: asFirstAdmin, path: fixed("/login/mfa/setup"), ready: "#code"},
 
-	{name: "dashboard", as: asAdmin, path: fixed("/"), check: dashboardCheck},
+	{name: "dashboard", as: asAdmin, path: fixed("/"), check: dashboardCheck, fragments: fixedList("/?sort=updated")},
 	{name: "application: business", as: asAdmin, path: app(func(s *apptest.Showcase) string { return s.Draft.String() })},
 	{name: "application: owners", as: asAdmin, path: app(func(s *apptest.Showcase) string { return s.Draft.String() + "?step=owners" })},
 	{name: "application: bank", as: asAdmin, path: app(func(s *apptest.Showcase) string { return s.Draft.String() + "?step=bank" })},
@@ -106,9 +106,13 @@ var everyPage = []page{
 	{name: "merchants (merchant user)", as: asMember, path: fixed("/merchants")},
 	{name: "merchant (merchant user)", as: asMember, path: merchant("")},
 	{name: "virtual terminal", as: asMember, path: merchant("/payments/new")},
-	{name: "ledger", as: asMember, path: merchant("/transactions")},
+	{name: "ledger", as: asMember, path: merchant("/transactions"), fragments: func(s *apptest.Showcase) []string {
+		return []string{"/merchants/" + s.Merchant.String() + "/transactions"}
+	}},
 	{name: "transaction", as: asMember, path: func(s *apptest.Showcase) string {
 		return "/merchants/" + s.Merchant.String() + "/transactions/" + s.Transaction.String()
+	}, fragments: func(s *apptest.Showcase) []string {
+		return []string{"/merchants/" + s.Merchant.String() + "/transactions/" + s.Transaction.String() + "/status"}
 	}},
 	{name: "batches", as: asMember, path: merchant("/batches")},
 	{name: "batch", as: asMember, path: func(s *apptest.Showcase) string {
@@ -140,6 +144,10 @@ func appFragments(id func(*apptest.Showcase) string, rest ...string) func(*appte
 		}
 		return out
 	}
+}
+
+func fixedList(p ...string) func(*apptest.Showcase) []string {
+	return func(*apptest.Showcase) []string { return p }
 }
 
 func fixed(p string) func(*apptest.Showcase) string {

@@ -104,7 +104,7 @@ func wordProblems(t *testing.T, ctx context.Context, fragments []string, checkTi
 		script := fmt.Sprintf(`fetch(%q, {headers: {"HX-Request": "true"}, credentials: "same-origin"})
 			.then(function(r){ return r.text().then(function(body){ return [r.status, body]; }); })
 			.then(function(res){
-				if (res[0] >= 400) return ["the fragment answered " + res[0]];
+				if (res[0] >= 400 || !res[1].trim()) return ["the fragment answered " + res[0] + " with " + res[1].length + " bytes"];
 				var doc = new DOMParser().parseFromString(res[1], "text/html");
 				return %s(doc, %d, %q, %t);
 			})`, path, wordsScript, offset/60, label, checkTimes)
