@@ -196,7 +196,7 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	})
 	merchantService := wireMerchants(merchantParts{
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
-		Pricing: pricingService, Clients: clients, Now: now, Log: log,
+		Pricing: pricingService, Clients: clients, Now: now, Log: log, Outcomes: payments.NewLedger(db.Pool, ring, now),
 	})
 	// Payments: the virtual terminal and the one ledger.
 	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,

@@ -144,7 +144,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Queue, error) {
 	q := &Queue{pool: pool, cfg: cfg, log: log, workers: river.NewWorkers(),
 		leases: &leases{pool: pool, ttl: cfg.LeaseTTL, now: cfg.Now, after: cfg.After, log: log}}
 	inserter, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:  log,
+		Logger:  riverLogger(log),
 		Workers: q.workers,
 		// The inserting client announces new jobs at most this often per queue.
 		FetchCooldown: q.fetchCooldown(),

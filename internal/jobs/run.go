@@ -50,7 +50,7 @@ func (q *Queue) Start(ctx context.Context) error {
 
 func (q *Queue) riverConfig() *river.Config {
 	cfg := &river.Config{
-		Logger:       q.log,
+		Logger:       riverLogger(q.log),
 		Workers:      q.workers,
 		PeriodicJobs: q.periodic,
 		Queues: map[string]river.QueueConfig{

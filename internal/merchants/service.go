@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/mail"
@@ -61,6 +62,9 @@ type Deps struct {
 	PaymentsURL, TerminalsURL string
 	// HandOver fetches credentials from the sandbox; nil outside sandbox mode.
 	HandOver HandOver
+	// Outcomes tells the merchant's history what became of its payments and
+	// terminal transactions (the payments ledger); nil words them as asked.
+	Outcomes audit.Outcomes
 	// PublicURL is the portal's address, for links in e-mails.
 	PublicURL    *url.URL
 	ResellerName string

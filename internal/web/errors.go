@@ -42,6 +42,9 @@ func errorHandler(views *view.Renderer, log *slog.Logger) echo.HTTPErrorHandler 
 			if status == http.StatusNotFound && message == "" {
 				message = "Not found."
 			}
+			// A message may name a time (LocalClock): written in the viewer's zone here,
+			// since no page is rendered around it.
+			message = views.Localize(c, message)
 			if wantsJSON(c) {
 				_ = c.JSON(status, map[string]string{"message": fallback(message, http.StatusText(status))})
 				return

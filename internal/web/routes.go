@@ -15,6 +15,7 @@ func routes(e *echo.Echo, d Deps) {
 	e.GET("/readyz", readyz(d.DB))
 	e.GET("/metrics", metricsGuard(d.Config.MetricsToken, echo.WrapHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))))
 	e.GET("/assets/*", d.Static.Serve)
+	e.GET("/favicon.ico", d.Static.Favicon)
 	// The upstream's status webhooks: checked by the token in the body.
 	e.POST("/webhooks/upstream", d.Webhook.Receive)
 	// The merchant's e-mailed link: no sign-in, the unguessable token is the key.

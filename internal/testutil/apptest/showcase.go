@@ -344,8 +344,22 @@ func (s *Showcase) payments(t testing.TB) {
 	}
 	s.Transaction = sale("62.50", "Pat Cardholder", "INV-1001")
 	s.sandboxJSON(t, http.MethodPost, "/_sandbox/admin/api/payments/settle", map[string]string{}, nil)
-	sale("18.25", "Lee Cardholder", "INV-1002")
+	open := sale("18.25", "Lee Cardholder", "INV-1002")
 	s.Batch = "1"
+	// A void of the settled sale, which the processor refuses, and a tip on
+	// the open one: the merchant's history words each by what became of it.
+	act := func(id uuid.UUID, page, action string, values url.Values) {
+		m := formToken.FindStringSubmatch(c.Get(base + "/transactions/" + id.String() + page).Body)
+		if m == nil {
+			t.Fatalf("no %s form", action)
+		}
+		values.Set("form_token", strings.ReplaceAll(m[1], "&#43;", "+"))
+		if res := c.PostForm(base+"/transactions/"+id.String()+"/"+action, values); res.Status != http.StatusSeeOther {
+			t.Fatalf("%s: %d\n%s", action, res.Status, res.Body)
+		}
+	}
+	act(s.Transaction, "/reverse", "reverse", url.Values{"amount": {"62.50"}})
+	act(open, "", "tip", url.Values{"tip": {"3.00"}})
 	res := c.PostForm(base+"/customers", url.Values{"name": {"Pat Cardholder"}, "email": {"pat@example.com"}, "reference": {"CUST-7"}})
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("save a customer: %d\n%s", res.Status, res.Body)
