@@ -48,22 +48,25 @@ func Message(id uuid.UUID) Subject { return Subject{Kind: SubjectMessage, ID: id
 type Event struct {
 	Subject Subject
 	// Actor is who acted; nil when the portal itself did (a job, a webhook).
-	Actor   *uuid.UUID
-	Action  string
-	Fields  []string
-	Details any
-	At      time.Time
+	Actor *uuid.UUID
+	// ActorKey is the partner API key that acted; when nil, Record takes the key the
+	// context acts through (WithAPIKey), if any.
+	ActorKey *uuid.UUID
+	Action   string
+	Fields   []string
+	Details  any
+	At       time.Time
 }
 
 // Record appends e to its subject's trail. Pass the transaction of the change it
 // records, so that both happen or neither does.
 func Record(ctx context.Context, q database.Querier, e Event) error {
-	row, err := e.row()
+	row, err := e.row(ctx)
 	if err != nil {
 		return err
 	}
-	_, err = q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, row...)
+	_, err = q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at, actor_key_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, row...)
 	if err != nil {
 		return fmt.Errorf("record %s event: %w", e.Action, err)
 	}
@@ -71,7 +74,7 @@ func Record(ctx context.Context, q database.Querier, e Event) error {
 }
 
 // row is e as the columns of audit_events, in the order of Record's insert.
-func (e Event) row() ([]any, error) {
+func (e Event) row(ctx context.Context) ([]any, error) {
 	details := "{}"
 	if e.Details != nil {
 		b, err := json.Marshal(e.Details)
@@ -84,7 +87,7 @@ func (e Event) row() ([]any, error) {
 	if fields == nil {
 		fields = []string{}
 	}
-	return []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At}, nil
+	return []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At, e.keyActor(ctx)}, nil
 }
 
 // RecordAll appends a few entries in one statement (one round trip), for a
@@ -95,18 +98,18 @@ func RecordAll(ctx context.Context, q database.Querier, events ...Event) error {
 		return nil
 	}
 	values := make([]string, 0, len(events))
-	args := make([]any, 0, 7*len(events))
+	args := make([]any, 0, 8*len(events))
 	for _, e := range events {
-		row, err := e.row()
+		row, err := e.row(ctx)
 		if err != nil {
 			return err
 		}
 		n := len(args)
-		values = append(values, fmt.Sprintf("($%d, $%d::uuid, $%d::uuid, $%d, $%d::text[], $%d::jsonb, $%d::timestamptz)",
-			n+1, n+2, n+3, n+4, n+5, n+6, n+7))
+		values = append(values, fmt.Sprintf("($%d, $%d::uuid, $%d::uuid, $%d, $%d::text[], $%d::jsonb, $%d::timestamptz, $%d::uuid)",
+			n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8))
 		args = append(args, row...)
 	}
-	_, err := q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at)
+	_, err := q.Exec(ctx, `INSERT INTO audit_events (subject_kind, subject_id, actor_id, action, fields, details, created_at, actor_key_id)
 		VALUES `+strings.Join(values, ", "), args...)
 	if err != nil {
 		return fmt.Errorf("record %d %s events: %w", len(events), events[0].Action, err)
@@ -122,14 +125,14 @@ func RecordMany(ctx context.Context, tx pgx.Tx, events []Event) error {
 	}
 	rows := make([][]any, len(events))
 	for i, e := range events {
-		row, err := e.row()
+		row, err := e.row(ctx)
 		if err != nil {
 			return err
 		}
 		rows[i] = row
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"audit_events"},
-		[]string{"subject_kind", "subject_id", "actor_id", "action", "fields", "details", "created_at"}, pgx.CopyFromRows(rows))
+		[]string{"subject_kind", "subject_id", "actor_id", "action", "fields", "details", "created_at", "actor_key_id"}, pgx.CopyFromRows(rows))
 	if err != nil {
 		return fmt.Errorf("record %d events: %w", len(events), err)
 	}
