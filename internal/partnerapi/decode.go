@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 )
@@ -37,8 +38,12 @@ func readObject(c echo.Context, mediaTypes ...string) (map[string]any, error) {
 	return parseObject(body)
 }
 
-// parseObject parses a JSON object, keeping numbers as written.
+// parseObject parses a JSON object, keeping numbers as written. JSON is UTF-8: a body
+// that is not is refused rather than read with replacement characters.
 func parseObject(body []byte) (map[string]any, error) {
+	if !utf8.Valid(body) {
+		return nil, problem(http.StatusBadRequest, CodeMalformed, "The body is not valid UTF-8.")
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any

@@ -46,6 +46,7 @@ var keyKinds = []string{keyRep, keyReseller, keyReadOnly, keyRevoked, keyOtherRe
 
 func newHarness(t *testing.T, opts ...apptest.Option) *harness {
 	t.Helper()
+	opts = append([]apptest.Option{apptest.WithEnv("PORTAL_UPSTREAM_WEBHOOK_TOKEN", webhookToken)}, opts...)
 	env := apptest.New(t, opts...)
 	h := &harness{env: env, keys: map[string]string{}, keyIDs: map[string]uuid.UUID{}}
 	h.admin, _ = env.CreateUser(t, "admin@example.com", models.RoleAdmin)
