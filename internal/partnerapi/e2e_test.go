@@ -73,7 +73,7 @@ func readyInput(pricing uuid.UUID) client.ApplicationInput {
 			Address: &client.AddressInput{Line1: text("1 Home Way"), City: text("Oakland"), State: text("CA"), PostalCode: text("94601")},
 			Phone:   text("510-555-0199"), Email: text("jane@bluefern.example"),
 		}},
-		Bank: &client.BankInput{HolderName: text("Blue Fern LLC"), RoutingNumber: text("011401533"), AccountNumber: text("000123456789"), AccountType: text("checking")},
+		Bank:    &client.BankInput{HolderName: text("Blue Fern LLC"), RoutingNumber: text("011401533"), AccountNumber: text("000123456789"), AccountType: text("checking")},
 		Contact: &client.ContactInput{Name: text("Jane Doe"), Email: text("jane@bluefern.example"), Phone: text("510-555-0199")},
 	}
 }
