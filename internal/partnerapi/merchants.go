@@ -34,6 +34,9 @@ func (h *Handlers) ListMerchants(c echo.Context) error {
 	start := 0
 	if after != uuid.Nil {
 		start = slices.IndexFunc(list, func(m merchants.Merchant) bool { return m.ID == after }) + 1
+		if start == 0 {
+			return invalidQuery(map[string]string{"cursor": "Must be a nextCursor a page of this list answered; that merchant is no longer listed, start again."})
+		}
 	}
 	page := list[start:min(start+limit, len(list))]
 	data := make([]any, len(page))
