@@ -7,6 +7,7 @@ import (
 )
 
 func TestCreateReadUpdate(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.do(t, request{key: keyRep, method: http.MethodPost, path: "/api/v1/applications", body: map[string]any{
 		"business": map[string]any{"legalName": "Blue Fern LLC", "tin": "12-3456789", "address": map[string]any{"city": "Oakland"}},

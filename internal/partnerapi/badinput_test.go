@@ -13,6 +13,7 @@ import (
 // TestBadInputAnswersProblems sends what a careless or hostile client would: every
 // answer is a problem document with a 4xx status, never a 500, naming the value at fault.
 func TestBadInputAnswersProblems(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id := h.newApplication(t, nil)
 	etag := h.etagOf(t, id)
@@ -101,6 +102,7 @@ func TestBadInputAnswersProblems(t *testing.T) {
 // TestRefusedFieldsSpeakAsThePage: a refused value answers the message the page shows
 // beside the field.
 func TestRefusedFieldsSpeakAsThePage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.do(t, request{key: keyRep, method: http.MethodPost, path: "/api/v1/applications", malformed: true,
 		body: map[string]any{"business": map[string]any{"email": "not an address", "mcc": "12"}, "owners": []any{map[string]any{"dateOfBirth": "2999-01-01"}}}})

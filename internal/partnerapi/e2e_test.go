@@ -83,6 +83,7 @@ func readyInput(pricing uuid.UUID) client.ApplicationInput {
 // merchant accept at the processor, have the processor board it (the sandbox's admin
 // API), and read the merchant.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	x := newE2E(t)
 	models, err := x.api.ListPricingModelsWithResponse(x.ctx)
 	if err != nil || models.JSON200 == nil || len(models.JSON200.Data) != 1 {
