@@ -66,6 +66,7 @@ func TestBadInputAnswersProblems(t *testing.T) {
 		{"bad time", request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications?updatedSince=yesterday", malformed: true}, 400, "malformed_request", ""},
 		{"bad cursor", request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications?cursor=%00%01", malformed: true}, 400, "malformed_request", ""},
 		{"not an id in the path", request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications/123", malformed: true}, 404, "not_found", ""},
+		{"a method the path does not offer", request{key: keyRep, method: http.MethodPut, path: app, body: `{}`, malformed: true}, 404, "not_found", ""},
 		{"unknown path", request{key: keyRep, method: http.MethodGet, path: "/api/v1/nothing", malformed: true}, 404, "not_found", ""},
 		{"no key", request{method: http.MethodGet, path: "/api/v1/applications"}, 401, "unauthenticated", ""},
 		{"a garbled key", request{method: http.MethodGet, path: "/api/v1/applications", header: map[string]string{"Authorization": "Bearer ppk_abcdefgh_not-a-key"}}, 401, "unauthenticated", ""},
