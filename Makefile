@@ -18,7 +18,7 @@ PG_TEST_PORT:= 54330
 VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css \
                assets/vendor/redoc.standalone.js
 
-.PHONY: help run test lint lint-api build assets bench fuzz tools-test tools-lint clean-data screenshots
+.PHONY: help run test lint lint-api build assets bench fuzz tools-test tools-lint clean-data screenshots docs
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
@@ -28,6 +28,7 @@ help:
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
 	@echo "make screenshots  write PNGs of the main pages at 1280 and 390 px into docs/screenshots"
+	@echo "make docs   regenerate docs/configuration.md from the configuration code"
 
 ## Front-end libraries come from npm, pinned by package-lock.json, and are copied
 ## into the embedded assets; they are never committed.
@@ -122,6 +123,10 @@ fuzz: assets
 			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) ./$$(dirname $$file); \
 		done; \
 	done
+
+## The configuration reference is generated from internal/config; a test fails when it is stale.
+docs:
+	$(GO) run ./cmd/portal config reference > docs/configuration.md
 
 clean-data:
 	-@for d in $(PG_RUN) $(PG_TEST); do [ -d $$d/db ] && runuser -u postgres -- /usr/lib/postgresql/*/bin/pg_ctl -D $$d/db stop -m fast; done

@@ -21,8 +21,10 @@ Commands:
   user create --email E --role admin|sales_rep [--name N]
                             create a user; prints a generated password once
   sandbox                   run the sandbox upstream on its own
+  config check|reference    check the environment's settings, or print the reference of
+                            every setting (docs/configuration.md)
 
-Configuration comes from PORTAL_* environment variables; see README.md.
+Configuration comes from PORTAL_* environment variables; see docs/configuration.md.
 `
 
 // env bundles what every subcommand receives.
@@ -49,6 +51,8 @@ func Run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		err = e.user(ctx, args[1:])
 	case "sandbox":
 		err = e.sandbox(ctx)
+	case "config":
+		err = e.config(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -162,6 +162,15 @@ func (c *Config) SecureCookies() bool { return c.PublicURL.Scheme == "https" }
 // returns every problem found, each naming its variable.
 func Load(lookup func(string) (string, bool)) (*Config, error) {
 	r := &reader{lookup: lookup}
+	c := read(r)
+	if len(r.errs) > 0 {
+		return nil, &Error{Problems: r.errs}
+	}
+	return c, nil
+}
+
+// read reads every variable through r, which collects the problems.
+func read(r *reader) *Config {
 	c := &Config{
 		Env:                     r.oneOf("PORTAL_ENV", "development", "development", "production"),
 		LogLevel:                r.oneOf("PORTAL_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
@@ -270,10 +279,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
 		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
 	}
-	if len(r.errs) > 0 {
-		return nil, &Error{Problems: r.errs}
-	}
-	return c, nil
+	return c
 }
 
 // webConnections is the share of the default pool kept for web requests.

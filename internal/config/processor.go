@@ -49,6 +49,7 @@ func readProcessor(r *reader, c *Config) ProcessorConfig {
 
 // optionalURL reads an absolute http(s) URL, or "" when unset.
 func (r *reader) optionalURL(name string) string {
+	r.note(name, "absolute http(s) URL", "")
 	v, ok := r.raw(name)
 	if !ok || strings.TrimSpace(v) == "" {
 		return ""

@@ -9,11 +9,54 @@ import (
 	"time"
 )
 
+// markSecret records that name may come from a file (NAME_FILE).
+func (r *reader) markSecret(name string) {
+	for i := range r.seen {
+		if r.seen[i].Name == name {
+			r.seen[i].Secret = true
+		}
+	}
+}
+
+// showDuration writes a default duration as people write it: 30s, 15m, 12h, 1h30m.
+func showDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
 // reader parses variables and collects problems instead of stopping at the first,
 // so one start tells the operator everything that is wrong.
 type reader struct {
 	lookup func(string) (string, bool)
 	errs   []string
+	// seen records every variable read, in order, for the configuration reference.
+	seen []Var
+}
+
+// Var is one variable as the reader met it: what it accepts and its default.
+type Var struct {
+	Name    string
+	Accepts string
+	Default string
+	// Secret variables may be read from the file named by NAME_FILE instead.
+	Secret bool
+}
+
+// note records a variable the first time it is read; a reader that calls another
+// (oneOf reads through str) notes first, so the more precise description wins.
+func (r *reader) note(name, accepts, def string) {
+	for _, v := range r.seen {
+		if v.Name == name {
+			return
+		}
+	}
+	r.seen = append(r.seen, Var{Name: name, Accepts: accepts, Default: def})
 }
 
 func (r *reader) fail(name, msg string) { r.errs = append(r.errs, name+" "+msg) }
@@ -27,6 +70,7 @@ func (r *reader) raw(name string) (string, bool) {
 }
 
 func (r *reader) str(name, def string) string {
+	r.note(name, "text", def)
 	if v, ok := r.raw(name); ok && v != "" {
 		return v
 	}
@@ -35,6 +79,8 @@ func (r *reader) str(name, def string) string {
 
 // secret reads NAME, or the contents of the file named by NAME_FILE.
 func (r *reader) secret(name, def string) string {
+	r.note(name, "text", def)
+	r.markSecret(name)
 	v, hasValue := r.raw(name)
 	path, hasFile := r.raw(name + "_FILE")
 	switch {
@@ -55,6 +101,7 @@ func (r *reader) secret(name, def string) string {
 }
 
 func (r *reader) integer(name string, def, lowest, highest int) int {
+	r.note(name, fmt.Sprintf("whole number, %d to %d", lowest, highest), strconv.Itoa(def))
 	v, ok := r.raw(name)
 	if !ok || v == "" {
 		return def
@@ -72,6 +119,7 @@ func (r *reader) integer(name string, def, lowest, highest int) int {
 }
 
 func (r *reader) boolean(name string, def bool) bool {
+	r.note(name, "true or false", strconv.FormatBool(def))
 	v, ok := r.raw(name)
 	if !ok || v == "" {
 		return def
@@ -85,6 +133,7 @@ func (r *reader) boolean(name string, def bool) bool {
 }
 
 func (r *reader) duration(name string, def time.Duration) time.Duration {
+	r.note(name, "duration (30s, 15m, 12h)", showDuration(def))
 	v, ok := r.raw(name)
 	if !ok || v == "" {
 		return def
@@ -99,6 +148,7 @@ func (r *reader) duration(name string, def time.Duration) time.Duration {
 
 // durationBetween is duration with bounds, both allowed.
 func (r *reader) durationBetween(name string, def, lowest, highest time.Duration) time.Duration {
+	r.note(name, "duration, "+showDuration(lowest)+" to "+showDuration(highest), showDuration(def))
 	d := r.duration(name, def)
 	if d < lowest || d > highest {
 		r.fail(name, fmt.Sprintf("must be between %s and %s, not %s", lowest, highest, d))
@@ -108,6 +158,7 @@ func (r *reader) durationBetween(name string, def, lowest, highest time.Duration
 }
 
 func (r *reader) oneOf(name, def string, allowed ...string) string {
+	r.note(name, strings.Join(allowed, ", "), def)
 	v := r.str(name, def)
 	for _, a := range allowed {
 		if v == a {
@@ -119,6 +170,7 @@ func (r *reader) oneOf(name, def string, allowed ...string) string {
 }
 
 func (r *reader) url(name, def string) *url.URL {
+	r.note(name, "absolute http(s) URL", def)
 	v := r.str(name, def)
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -130,6 +182,7 @@ func (r *reader) url(name, def string) *url.URL {
 
 // durationOrZero reads an optional duration where zero means "none".
 func (r *reader) durationOrZero(name string) time.Duration {
+	r.note(name, "duration; 0 or empty for none", "")
 	v, ok := r.raw(name)
 	if !ok || v == "" || v == "0" {
 		return 0
@@ -139,6 +192,7 @@ func (r *reader) durationOrZero(name string) time.Duration {
 
 // share reads a fraction between 0 and 1.
 func (r *reader) share(name string) float64 {
+	r.note(name, "share, 0 to 1", "0")
 	v, ok := r.raw(name)
 	if !ok || v == "" {
 		return 0
@@ -179,6 +233,7 @@ func (r *reader) pairs(name, v string) map[string]string {
 // durations reads a comma-separated list of positive durations such as
 // "30s,2m,10m"; empty gives nil.
 func (r *reader) durations(name string) []time.Duration {
+	r.note(name, "comma-separated durations", "")
 	v, _ := r.raw(name)
 	var out []time.Duration
 	for _, item := range r.list(v) {
@@ -195,6 +250,7 @@ func (r *reader) durations(name string) []time.Duration {
 // durationOrOff reads a duration where "off" means none (-1) and empty
 // means def.
 func (r *reader) durationOrOff(name string, def time.Duration) time.Duration {
+	r.note(name, "duration, or off", showDuration(def))
 	v, ok := r.raw(name)
 	switch {
 	case !ok || v == "":
@@ -212,6 +268,7 @@ func (r *reader) durationOrOff(name string, def time.Duration) time.Duration {
 
 // uint64Value reads a whole number of 0 or more.
 func (r *reader) uint64Value(name string) uint64 {
+	r.note(name, "whole number, 0 or more", "0")
 	v, ok := r.raw(name)
 	if !ok || v == "" {
 		return 0
