@@ -22,13 +22,14 @@ VENDOR      := $(addprefix assets/vendor/,$(shell awk '/^[^\#]/ {print $$1}' $(V
 # The image `make image` builds (podman, no registry).
 IMAGE       ?= localhost/portal:latest
 
-.PHONY: help run test lint build assets image bench fuzz tools-test tools-lint tools-image clean-data screenshots docs
+.PHONY: help run test lint lint-api build assets image bench fuzz tools-test tools-lint tools-image clean-data screenshots docs
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
 	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
 	@echo "make lint   run the linter alone (make test runs it too)"
 	@echo "make image  build the container image $(IMAGE) with podman (no registry needed)"
+	@echo "make lint-api  lint the partner API's OpenAPI document with Spectral (make test runs it too)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
 	@echo "make screenshots  write PNGs of the main pages at 1280 and 390 px into docs/screenshots"
@@ -94,6 +95,11 @@ LINT = tidy=0; $(GO) mod tidy -diff || { tidy=1; echo "go.mod is not tidy: run g
 
 lint: tools-lint
 	@$(LINT)
+
+## Spectral lints the partner API's OpenAPI document with every rule of its OpenAPI
+## ruleset (.spectral.yaml); make test runs it too.
+lint-api: node_modules/.package-lock.json
+	node_modules/.bin/spectral lint --fail-severity=warn internal/partnerapi/contract/openapi.yaml
 
 ## Every test, uncached, beside the linter and go mod tidy's check, each phase timed
 ## (scripts/test.sh); CI runs exactly this.

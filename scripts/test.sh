@@ -37,6 +37,7 @@ finish() {
 
 phase "tools (install if missing)" make -s tools-test tools-image || finish 1
 phase "front-end assets" make -s assets || finish 1
+phase "OpenAPI lint (Spectral)" make -s lint-api || finish 1
 start_pg() { PORTAL_TEST_DATABASE_URL=$(scripts/postgres.sh .data/postgres-test 54330 postgres test); }
 phase "test PostgreSQL cluster" start_pg || finish 1
 export PORTAL_TEST_DATABASE_URL

@@ -33,8 +33,8 @@ func History(ctx context.Context, q database.Querier, s Subject, limit int) ([]H
 // for none): "tried to void a sale of $5.00 — the processor refused: already settled".
 func HistoryWithOutcomes(ctx context.Context, q database.Querier, s Subject, limit int, outcomes Outcomes) ([]HistoryEntry, error) {
 	rows, err := q.Query(ctx, `SELECT e.action, e.fields, e.details, e.created_at,
-			COALESCE(NULLIF(u.name, ''), u.email, '') AS actor_name
-		FROM audit_events e LEFT JOIN users u ON u.id = e.actor_id
+			COALESCE('API key “' || k.name || '”', NULLIF(u.name, ''), u.email, '') AS actor_name
+		FROM audit_events e LEFT JOIN users u ON u.id = e.actor_id LEFT JOIN api_keys k ON k.id = e.actor_key_id
 		WHERE e.subject_kind = $1 AND e.subject_id = $2
 		ORDER BY e.created_at DESC, e.id DESC LIMIT $3`, string(s.Kind), s.ID, limit)
 	if err != nil {

@@ -146,13 +146,16 @@ func (e *entry) attempt() bool {
 	return s.try != nil
 }
 
-// sentenceOf finds an action's row: the account actions' rows live beside their
-// reader (account.go), every other in sentences.
+// sentenceOf finds an action's row: the account actions' and API keys' rows live
+// beside their readers (account.go, apikey.go), every other in sentences.
 func sentenceOf(action string) (sentence, bool) {
 	if s, ok := sentences[action]; ok {
 		return s, true
 	}
-	s, ok := accountSentences()[action]
+	if s, ok := accountSentences()[action]; ok {
+		return s, true
+	}
+	s, ok := apiKeySentences()[action]
 	return s, ok
 }
 

@@ -80,6 +80,8 @@ type Config struct {
 	// Terminals tunes the following of card-terminal transactions.
 	Terminals TerminalsConfig
 	Payments  PaymentsConfig
+	// API tunes the partner API.
+	API APIConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -261,6 +263,7 @@ func read(r *reader) *Config {
 	c.Terminals = readTerminals(r)
 	c.Processor = readProcessor(r, c)
 	c.Payments = readPayments(r)
+	c.API = readAPI(r)
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),

@@ -51,6 +51,7 @@ func basicDocs() []Doc {
 		{Name: "PORTAL_PASSWORD_HASH_CONCURRENCY", Section: secSecurity, Default: "0 (the number of CPUs)", Meaning: "password hashes (19 MiB each) computed at once"},
 		{Name: "PORTAL_ENCRYPTION_KEYS", Section: secSecurity, Default: "required", Meaning: "key ring for personal data, documents and secret links: `id:base64(32 bytes)[,id:key...]` (`make run` creates one under `.data/`)"},
 		{Name: "PORTAL_ENCRYPTION_ACTIVE_KEY", Section: secSecurity, Default: "the only key", Meaning: "id of the key that seals new values; the others still open older ones"},
+		{Name: "PORTAL_API_RATE_LIMIT", Section: secSecurity, Meaning: "requests one partner API key may make a minute, counted in Postgres across replicas; more are answered 429 with `Retry-After`"},
 	}
 }
 
