@@ -36,6 +36,7 @@ import (
 	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
+	"github.com/payportal/portal/internal/webhooks"
 	"github.com/payportal/portal/internal/workspace"
 	"github.com/payportal/portal/views"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	// PushRetryDelay shortens the wait between a document's upload attempts
 	// during a push (tests); zero keeps the uploads proxy's default.
 	PushRetryDelay time.Duration
+	// WebhookRetryDelay replaces the partner webhooks' three-day delivery schedule
+	// (tests); nil keeps it.
+	WebhookRetryDelay func(attempt int) time.Duration
 }
 
 // App is the assembled portal.
@@ -98,6 +102,8 @@ type App struct {
 	// Terminals launches and follows transactions on card terminals; the
 	// caller starts and stops its follower with the job workers.
 	Terminals *terminals.Service
+	// Webhooks are the partners' endpoints and the deliveries of their events.
+	Webhooks *webhooks.Service
 	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
 	// pushes do (nil without an upstream); its benchmark uses it.
 	DocumentProxy *submission.Proxy
@@ -181,15 +187,19 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	if _, err := outbox.SealLegacyLinks(ctx); err != nil {
 		return nil, err
 	}
+	// Partner webhooks: every room's news goes through their announcer, in the
+	// transaction of the change.
+	webhookService, news := wireWebhooks(webhookParts{Config: cfg, Pool: db.Pool, Ring: ring, Queue: queue, Outbox: outbox,
+		Registry: registry, RetryDelay: opts.WebhookRetryDelay, Now: now, Log: log})
 	merchantService := wireMerchants(merchantParts{
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
-		Pricing: pricingService, Clients: clients, Now: now, Log: log,
+		Pricing: pricingService, Clients: clients, Announcer: news, Now: now, Log: log,
 	})
 	// Payments: the virtual terminal and the one ledger.
 	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,
-		Client: clients.Payments, Queue: queue, Outbox: outbox, Now: now, Log: log})
+		Client: clients.Payments, Queue: queue, Outbox: outbox, Announcer: news, Now: now, Log: log})
 	terminalService, err := wireTerminals(terminalParts{Config: cfg, Pool: db.Pool, Merchants: merchantService, Ring: ring,
-		Clock: opts.TerminalsClock, Now: now, Log: log})
+		Clock: opts.TerminalsClock, Announcer: news, Now: now, Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -202,13 +212,13 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// status webhooks.
 	mailer := handoff.NewMailer(appStore, cfg.PublicURL, cfg.ResellerName)
 	// Boarding makes a merchant: the merchants room follows every status.
-	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
+	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService).AnnounceTo(news)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
 	submissions, documentProxy := wireSubmissions(submissionParts{
 		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
-		Upstream: upstreamClient, Storage: docStorage,
+		Upstream: upstreamClient, Storage: docStorage, Announcer: news,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
 	dashboardService := dashboard.NewService(db.Pool, appStore)
@@ -250,8 +260,9 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		Merchants:    merchants.NewHandlers(merchantService, views),
 		Payments:     payments.NewHandlers(paymentService, views),
 		Terminals:    terminals.NewHandlers(terminalService, views),
+		WebhookEndpoints: webhooks.NewHandlers(webhookService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, DocumentProxy: documentProxy, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Webhooks: webhookService, DocumentProxy: documentProxy, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -59,8 +59,10 @@ type merchantParts struct {
 	Queue   *jobs.Queue
 	Pricing *pricing.Service
 	Clients processorClients
-	Now     func() time.Time
-	Log     *slog.Logger
+	// Announcer tells partners of boardings and suspensions.
+	Announcer merchants.Announcer
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // wireMerchants builds the merchants service, registers its hand-over job
@@ -69,7 +71,8 @@ func wireMerchants(p merchantParts) *merchants.Service {
 	d := merchants.Deps{
 		Store: p.Store, Ring: p.Ring, Auth: p.Auth, Outbox: p.Outbox, Queue: p.Queue,
 		PaymentsURL: p.Config.Processor.PaymentsBaseURL, TerminalsURL: p.Config.Processor.TerminalsBaseURL,
-		PublicURL: p.Config.PublicURL, ResellerName: p.Config.ResellerName, Now: p.Now, Log: p.Log.With("component", "merchants"),
+		PublicURL: p.Config.PublicURL, ResellerName: p.Config.ResellerName, Announcer: p.Announcer,
+		Now: p.Now, Log: p.Log.With("component", "merchants"),
 	}
 	// A nil client in an interface would not read as nil.
 	if p.Clients.Payments != nil {

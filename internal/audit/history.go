@@ -132,6 +132,9 @@ func describeEvent(r row, d Details) string {
 		if text, ok := describeMerchantEvent(r.Action, d); ok {
 			return text
 		}
+		if text, ok := describeWebhookEvent(r.Action, r.Details); ok {
+			return text
+		}
 	}
 	return r.Action
 }

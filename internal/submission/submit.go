@@ -35,6 +35,8 @@ type Deps struct {
 	Pricing   PricingCodes
 	Queue     *jobs.Queue
 	Views     *Views
+	// Announcer tells partners of each submission; nil tells no one.
+	Announcer Announcer
 	Now       func() time.Time
 	Log       *slog.Logger
 }
@@ -123,8 +125,13 @@ func (s *Submissions) Submit(ctx context.Context, u *models.User, id uuid.UUID) 
 			Details: map[string]any{"pricing_code": code, "submission": submission}, At: now}); err != nil {
 			return err
 		}
-		_, err = s.d.Queue.InsertTx(ctx, tx, PushArgs{ApplicationID: a.ID, Submission: submission}, nil)
-		return err
+		if _, err := s.d.Queue.InsertTx(ctx, tx, PushArgs{ApplicationID: a.ID, Submission: submission}, nil); err != nil {
+			return err
+		}
+		if s.d.Announcer == nil {
+			return nil
+		}
+		return s.d.Announcer.ApplicationSubmitted(ctx, tx, a.ID)
 	})
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ import (
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
+	"github.com/payportal/portal/internal/webhooks"
 	"github.com/payportal/portal/internal/workspace"
 )
 
@@ -64,6 +65,8 @@ type Deps struct {
 	Merchants *merchants.Handlers
 	// Terminals serves a merchant's card terminals and their transactions.
 	Terminals *terminals.Handlers
+	// WebhookEndpoints serves the admins' pages of the partner webhooks.
+	WebhookEndpoints *webhooks.Handlers
 }
 
 // New returns the portal's HTTP handler.
