@@ -15,14 +15,16 @@ PG_RUN      := .data/postgres
 PG_RUN_PORT := 54329
 PG_TEST     := .data/postgres-test
 PG_TEST_PORT:= 54330
-VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css
+VENDOR      := assets/vendor/htmx.min.js assets/vendor/idiomorph-ext.min.js assets/vendor/pico.min.css \
+               assets/vendor/redoc.standalone.js
 
-.PHONY: help run test lint build assets bench fuzz tools-test tools-lint clean-data screenshots
+.PHONY: help run test lint lint-api build assets bench fuzz tools-test tools-lint clean-data screenshots
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
 	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
 	@echo "make lint   run the linter alone (make test runs it too)"
+	@echo "make lint-api  lint the partner API's OpenAPI document with Spectral (make test runs it too)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
 	@echo "make screenshots  write PNGs of the main pages at 1280 and 390 px into docs/screenshots"
@@ -43,6 +45,10 @@ assets/vendor/idiomorph-ext.min.js: node_modules/.package-lock.json
 
 assets/vendor/pico.min.css: node_modules/.package-lock.json
 	cp node_modules/@picocss/pico/css/pico.min.css $@
+
+# Redoc renders the partner API's reference pages (/api/docs) in the browser.
+assets/vendor/redoc.standalone.js: node_modules/.package-lock.json
+	cp node_modules/redoc/bundles/redoc.standalone.js $@
 
 assets: $(VENDOR)
 
@@ -79,7 +85,12 @@ tools-lint:
 lint: tools-lint
 	$(GOBIN)/golangci-lint run --allow-parallel-runners ./...
 
-test: assets tools-test
+## Spectral lints the partner API's OpenAPI document with every rule of its OpenAPI
+## ruleset (.spectral.yaml); make test runs it too.
+lint-api: node_modules/.package-lock.json
+	node_modules/.bin/spectral lint --fail-severity=warn internal/partnerapi/contract/openapi.yaml
+
+test: assets tools-test lint-api
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
 	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
 	lint_log=$$(mktemp); \

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/payportal/portal/assets"
+	"github.com/payportal/portal/internal/apikeys"
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
@@ -27,6 +28,7 @@ import (
 	"github.com/payportal/portal/internal/jobs"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
@@ -107,7 +109,9 @@ type App struct {
 	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
 	// pushes do (nil without an upstream); its benchmark uses it.
 	DocumentProxy *submission.Proxy
-	Handler       *echo.Echo
+	// APIKeys creates, lists, revokes and authenticates the partner API's keys.
+	APIKeys *apikeys.Service
+	Handler *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -235,34 +239,45 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// rewritten on start-up, resumably.
 	jobs.Register(queue, documents.NewEncryptAtRestWorker(docStore, docStorage, log))
 	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
+	api, err := wireAPI(apiParts{Config: cfg, DB: db, Ring: ring, Queue: queue, Views: views, Static: static, Now: now, Log: log,
+		Rooms: partnerapi.Deps{Apps: appStore, Workspace: workspaceService, Documents: docService, Submissions: submissions,
+			Resender: resender, Dashboard: dashboardService, Merchants: merchantService, Payments: paymentService, Pricing: pricingService}})
+	if err != nil {
+		return nil, err
+	}
 	handler := web.New(web.Deps{
-		Config:       cfg,
-		DB:           db,
-		Log:          log,
-		Sessions:     sessions,
-		Views:        views,
-		Static:       static,
-		Registry:     registry,
-		AuthService:  authService,
-		Auth:         auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}, cfg.SessionIdleTimeout),
-		Pricing:      pricing.NewHandlers(pricingService, views),
-		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
-		Webhook:      handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log),
-		Tracking:     handoff.NewOpenTracker(appStore, now, log),
-		Handoff:      handoff.NewHandlers(resender, views),
-		Documents:    documents.NewHandlers(docService, views, log),
-		Dashboard:    dashboard.NewHandlers(dashboardService, views),
-		Applications: workspace.NewHandlers(workspaceService, views),
-		Submissions:  submission.NewHandlers(submissions, views),
-		Reminders:    reminders.NewHandlers(reminderService, views),
-		Imports:      imports.NewHandlers(importService, views),
-		Insights:     insights.NewHandlers(insights.NewService(appStore, now), views),
-		Merchants:    merchants.NewHandlers(merchantService, views),
-		Payments:     payments.NewHandlers(paymentService, views),
-		Terminals:    terminals.NewHandlers(terminalService, views),
+		Config:           cfg,
+		DB:               db,
+		Log:              log,
+		Sessions:         sessions,
+		Views:            views,
+		Static:           static,
+		Registry:         registry,
+		AuthService:      authService,
+		Auth:             auth.NewHandlers(authService, sessions, views, invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName}, cfg.SessionIdleTimeout),
+		Pricing:          pricing.NewHandlers(pricingService, views),
+		Outbox:           mail.NewHandlers(outbox, views, sender != nil),
+		Webhook:          handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log),
+		Tracking:         handoff.NewOpenTracker(appStore, now, log),
+		Handoff:          handoff.NewHandlers(resender, views),
+		Documents:        documents.NewHandlers(docService, views, log),
+		Dashboard:        dashboard.NewHandlers(dashboardService, views),
+		Applications:     workspace.NewHandlers(workspaceService, views),
+		Submissions:      submission.NewHandlers(submissions, views),
+		Reminders:        reminders.NewHandlers(reminderService, views),
+		Imports:          imports.NewHandlers(importService, views),
+		Insights:         insights.NewHandlers(insights.NewService(appStore, now), views),
+		Merchants:        merchants.NewHandlers(merchantService, views),
+		Payments:         payments.NewHandlers(paymentService, views),
+		Terminals:        terminals.NewHandlers(terminalService, views),
+		APIKeys:          api.KeyHandlers,
+		APIKeyService:    api.Keys,
+		API:              api.Handlers,
+		APIGuard:         api.Guard,
+		APIDocs:          api.Docs,
 		WebhookEndpoints: webhooks.NewHandlers(webhookService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Webhooks: webhookService, DocumentProxy: documentProxy, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Webhooks: webhookService, DocumentProxy: documentProxy, APIKeys: api.Keys, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

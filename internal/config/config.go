@@ -54,6 +54,8 @@ type Config struct {
 	// Terminals tunes the following of card-terminal transactions.
 	Terminals TerminalsConfig
 	Payments  PaymentsConfig
+	// API tunes the partner API.
+	API APIConfig
 	// Webhooks tunes the partner webhooks' deliveries (internal/webhooks).
 	Webhooks WebhooksConfig
 }
@@ -225,6 +227,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.Terminals = readTerminals(r)
 	c.Processor = readProcessor(r, c)
 	c.Payments = readPayments(r)
+	c.API = readAPI(r)
 	c.Webhooks = readWebhooks(r, c.IsProduction())
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),

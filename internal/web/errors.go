@@ -12,6 +12,7 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -26,6 +27,10 @@ type errorPage struct {
 func errorHandler(views *view.Renderer, log *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
+			return
+		}
+		if partnerapi.IsAPIPath(c.Request().URL.Path) {
+			apiError(c, err, log)
 			return
 		}
 		status, message := classify(err)
@@ -115,4 +120,18 @@ func refusedByDatabase(err error) bool {
 		return false
 	}
 	return strings.HasPrefix(pgErr.Code, "22") || pgErr.Code == "54000"
+}
+
+// apiError answers an error of the partner API as a problem document (RFC 9457), with
+// the same classification as the pages: never a page, never a bare 500 for bad input.
+func apiError(c echo.Context, err error, log *slog.Logger) {
+	status, message := classify(err)
+	p := partnerapi.ProblemOf(err, status, message)
+	if p.Status >= 500 {
+		log.Error("API request failed", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			"method", c.Request().Method, "route", c.Path(), "err", err)
+	}
+	if err := partnerapi.WriteProblem(c, p); err != nil {
+		log.Warn("API problem not written", "err", err)
+	}
 }

@@ -91,6 +91,7 @@ var everyPage = []page{
 	{name: "insights", as: asAdmin, path: fixed("/insights")},
 	{name: "import", as: asAdmin, path: fixed("/imports")},
 	{name: "reminder settings", as: asAdmin, path: fixed("/admin/reminders")},
+	{name: "API keys", as: asAdmin, path: fixed("/admin/api-keys"), ready: "#key-name"},
 	{name: "merchants", as: asAdmin, path: fixed("/merchants")},
 	{name: "merchant", as: asAdmin, path: merchant("")},
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/partnerapi"
 )
 
 // routes is the portal's site map. Role checks are visible on each group.
@@ -19,6 +20,8 @@ func routes(e *echo.Echo, d Deps) {
 	e.POST("/webhooks/upstream", d.Webhook.Receive)
 	// The merchant's e-mailed link: no sign-in, the unguessable token is the key.
 	e.GET("/l/:token", d.Tracking.Follow)
+
+	apiRoutes(e, d)
 
 	// Pages: sessions, the signed-in user and CSRF on every unsafe request.
 	site := e.Group("", sessionStack(d)...)
@@ -186,6 +189,9 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 	admin.GET("/reminders", d.Reminders.ShowSettings)
 	admin.POST("/reminders", d.Reminders.SaveSettings)
+	admin.GET("/api-keys", d.APIKeys.List)
+	admin.POST("/api-keys", d.APIKeys.Create)
+	admin.POST("/api-keys/:id/revoke", d.APIKeys.Revoke)
 	// Partner webhooks: endpoints, their secrets and their delivery logs.
 	admin.GET("/webhooks", d.WebhookEndpoints.List)
 	admin.GET("/webhooks/new", d.WebhookEndpoints.New)
@@ -201,4 +207,37 @@ func routes(e *echo.Echo, d Deps) {
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
 	site.RouteNotFound("/*", notFound)
+}
+
+// apiRoutes is the partner API's site map. No session and no CSRF: a request is
+// authenticated by its bearer key alone (a cookie is never read here, and a key is
+// never read on a page). Every route needs a working key (401) and counts against its
+// rate limit (429); writes need a read-write key (403) and make a POST with an
+// Idempotency-Key safe to retry. Which objects a key reaches is decided by the rooms'
+// use cases, called as the key's rep or, for a reseller-wide key, with the admins'
+// view (writes: as the object's owning rep): another rep's object is 404.
+func apiRoutes(e *echo.Echo, d Deps) {
+	e.GET("/api/docs", d.APIDocs.Page)
+	e.GET("/api/v1/openapi.json", d.APIDocs.Document)
+	v1 := e.Group("/api/v1", partnerapi.RequireKey(d.APIKeyService, d.APIGuard))
+	write := []echo.MiddlewareFunc{partnerapi.RequireWrite, partnerapi.Idempotent(d.APIGuard, d.Config.Storage.MaxUploadBytes+1<<20)}
+	v1.GET("/pricing-models", d.API.ListPricingModels)
+	v1.GET("/applications", d.API.ListApplications)
+	v1.POST("/applications", d.API.CreateApplication, write...)
+	v1.GET("/applications/:id", d.API.GetApplication)
+	v1.PATCH("/applications/:id", d.API.UpdateApplication, write...)
+	v1.GET("/applications/:id/checklist", d.API.GetChecklist)
+	v1.POST("/applications/:id/submit", d.API.SubmitApplication, write...)
+	v1.GET("/applications/:id/submission", d.API.GetSubmission)
+	v1.GET("/applications/:id/documents", d.API.ListDocuments)
+	v1.POST("/applications/:id/documents", d.API.UploadDocument, write...)
+	v1.DELETE("/applications/:id/documents/:documentId", d.API.DeleteDocument, write...)
+	v1.GET("/applications/:id/handoff", d.API.GetHandoff)
+	v1.POST("/applications/:id/handoff/resend", d.API.ResendHandoff, write...)
+	v1.GET("/merchants", d.API.ListMerchants)
+	v1.GET("/merchants/:merchantId", d.API.GetMerchant)
+	v1.GET("/merchants/:merchantId/transactions", d.API.ListTransactions)
+	v1.GET("/merchants/:merchantId/transactions/:transactionId", d.API.GetTransaction)
+	// Unknown API paths are problem documents too, without a session.
+	e.RouteNotFound("/api/*", notFound)
 }

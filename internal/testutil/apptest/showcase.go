@@ -97,6 +97,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	for _, u := range []*models.User{admin, rep, first} {
 		s.zone(t, u)
 	}
+	s.apiKeys(t, admin, rep)
 	// An invited colleague, pending: the users page and the outbox show them.
 	admins := env.Client(t)
 	admins.Login(s.Admin.Email, s.Admin.Password)
