@@ -42,6 +42,28 @@ type Delivery struct {
 	EventCreated time.Time
 }
 
+// TookText says how long the last attempt's answer took, for people.
+func (d *Delivery) TookText() string {
+	if d.LastTook == nil {
+		return ""
+	}
+	return tookText(*d.LastTook)
+}
+
+// TookText says how long the receiver took, for people.
+func (a Attempt) TookText() string { return tookText(a.Took) }
+
+// tookText words an answer time: "under 1 ms", "182 ms", "2.4 s".
+func tookText(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "under 1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
+
 // Attempt is one try of a delivery.
 type Attempt struct {
 	Number  int
