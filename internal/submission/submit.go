@@ -125,17 +125,22 @@ func (s *Submissions) Submit(ctx context.Context, u *models.User, id uuid.UUID) 
 			Details: map[string]any{"pricing_code": code, "submission": submission}, At: now}); err != nil {
 			return err
 		}
-		if _, err := s.d.Queue.InsertTx(ctx, tx, PushArgs{ApplicationID: a.ID, Submission: submission}, nil); err != nil {
-			return err
-		}
-		if s.d.Announcer == nil {
-			return nil
-		}
-		return s.d.Announcer.ApplicationSubmitted(ctx, tx, a.ID)
+		return s.push(ctx, tx, a.ID, submission)
 	})
 	if err != nil {
 		return err
 	}
 	s.d.Log.Info("application submitted", "application_id", a.ID, "user_id", u.ID, "submission", submission)
 	return nil
+}
+
+// push enqueues the push of a submission and tells partners of it, in its transaction.
+func (s *Submissions) push(ctx context.Context, tx pgx.Tx, id uuid.UUID, submission int) error {
+	if _, err := s.d.Queue.InsertTx(ctx, tx, PushArgs{ApplicationID: id, Submission: submission}, nil); err != nil {
+		return err
+	}
+	if s.d.Announcer == nil {
+		return nil
+	}
+	return s.d.Announcer.ApplicationSubmitted(ctx, tx, id)
 }

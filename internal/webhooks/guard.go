@@ -81,7 +81,18 @@ const maxURLLength = 2048
 // fragment; a host that is an address outside the public internet, or a name of this
 // machine, is refused at once. A name is checked again on every connection (dialControl).
 func CheckURL(raw string, allowPrivate bool) (string, string) {
-	raw = strings.TrimSpace(raw)
+	u, msg := parseURL(strings.TrimSpace(raw), allowPrivate)
+	if msg != "" || allowPrivate {
+		return u, msg
+	}
+	if msg := checkHost(strings.ToLower(strings.TrimSuffix(hostOf(u), "."))); msg != "" {
+		return "", msg
+	}
+	return u, ""
+}
+
+// parseURL checks the address's shape.
+func parseURL(raw string, allowPrivate bool) (string, string) {
 	if raw == "" {
 		return "", "Enter the HTTPS address that receives the webhooks."
 	}
@@ -89,10 +100,9 @@ func CheckURL(raw string, allowPrivate bool) (string, string) {
 		return "", "Enter one address of at most 2048 characters, without spaces."
 	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || u.Opaque != "" {
-		return "", "Enter a full address, like https://hooks.example.com/payportal."
-	}
 	switch {
+	case err != nil || u.Host == "" || u.Opaque != "":
+		return "", "Enter a full address, like https://hooks.example.com/payportal."
 	case u.Scheme != "https" && !(allowPrivate && u.Scheme == "http"):
 		return "", "The address must start with https://: webhooks are only sent encrypted."
 	case u.User != nil:
@@ -100,18 +110,32 @@ func CheckURL(raw string, allowPrivate bool) (string, string) {
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return "", "Leave the #fragment out of the address."
 	}
-	if allowPrivate {
-		return u.String(), ""
-	}
-	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	return u.String(), ""
+}
+
+// hostOf is the host of a checked address.
+func hostOf(address string) string {
+	u, _ := url.Parse(address)
+	return u.Hostname()
+}
+
+// checkHost refuses, at registration, a host that is plainly not on the public
+// internet: an address in a private or reserved range, or a name of this machine or
+// network.
+func checkHost(host string) string {
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if !Public(ip) {
-			return "", "This address is in a private, loopback or reserved range; webhooks are only sent to the public internet."
+			return "This address is in a private, loopback or reserved range; webhooks are only sent to the public internet."
 		}
-		return u.String(), ""
+		return ""
 	}
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".internal") || !strings.Contains(host, ".") {
-		return "", "Use the receiver's public name; names of this machine or network are refused."
+	if host == "localhost" || !strings.Contains(host, ".") {
+		return "Use the receiver's public name; names of this machine or network are refused."
 	}
-	return u.String(), ""
+	for _, suffix := range []string{".localhost", ".local", ".internal"} {
+		if strings.HasSuffix(host, suffix) {
+			return "Use the receiver's public name; names of this machine or network are refused."
+		}
+	}
+	return ""
 }
