@@ -56,14 +56,16 @@ type options struct {
 	allowPrivate bool
 	// retryDelay is the wait after a failed attempt (20 ms when zero).
 	retryDelay time.Duration
+	// concurrency is the webhook workers' (4 when zero).
+	concurrency int
 }
 
-func setup(t *testing.T, o options) *fixture {
+func setup(t testing.TB, o options) *fixture {
 	t.Helper()
 	db := testdb.New(t)
 	f := &fixture{db: db, clock: &clock{now: time.Now().UTC().Truncate(time.Second)}}
 	log := slog.New(slog.DiscardHandler)
-	q, err := jobs.New(db.Pool, jobs.Config{RunWorkers: true, WebhookConcurrency: 4, PollInterval: 20 * time.Millisecond,
+	q, err := jobs.New(db.Pool, jobs.Config{RunWorkers: true, WebhookConcurrency: cmp.Or(o.concurrency, 4), PollInterval: 20 * time.Millisecond,
 		RetryDelay: func(int) time.Duration { return 20 * time.Millisecond }}, log)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +98,7 @@ func setup(t *testing.T, o options) *fixture {
 }
 
 // start runs the job workers until the test ends.
-func (f *fixture) start(t *testing.T) {
+func (f *fixture) start(t testing.TB) {
 	t.Helper()
 	if err := f.queue.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -108,7 +110,7 @@ func (f *fixture) start(t *testing.T) {
 	})
 }
 
-func (f *fixture) user(t *testing.T, name string, role models.Role) *models.User {
+func (f *fixture) user(t testing.TB, name string, role models.Role) *models.User {
 	t.Helper()
 	u := &models.User{ID: uuid.New(), Email: strings.ToLower(name) + "@example.com", Name: name, Role: role, Active: true}
 	if _, err := f.db.Pool.Exec(context.Background(), `INSERT INTO users (id, email, name, role, password_hash) VALUES ($1, $2, $3, $4, 'x')`,
@@ -118,7 +120,7 @@ func (f *fixture) user(t *testing.T, name string, role models.Role) *models.User
 	return u
 }
 
-func (f *fixture) key(t *testing.T, name string, scope apikeys.ScopeKind, rep string) *apikeys.Key {
+func (f *fixture) key(t testing.TB, name string, scope apikeys.ScopeKind, rep string) *apikeys.Key {
 	t.Helper()
 	k, _, err := f.keys.Create(context.Background(), f.admin, apikeys.NewKey{Name: name, Scope: scope, RepID: rep, Access: apikeys.AccessRead})
 	if err != nil {
@@ -128,7 +130,7 @@ func (f *fixture) key(t *testing.T, name string, scope apikeys.ScopeKind, rep st
 }
 
 // endpoint registers an endpoint of key for events and returns it with its secret.
-func (f *fixture) endpoint(t *testing.T, address string, key *apikeys.Key, events ...webhooks.EventType) (*webhooks.Endpoint, string) {
+func (f *fixture) endpoint(t testing.TB, address string, key *apikeys.Key, events ...webhooks.EventType) (*webhooks.Endpoint, string) {
 	t.Helper()
 	form := webhooks.EndpointForm{URL: address, KeyID: key.ID.String()}
 	for _, e := range events {
@@ -142,7 +144,7 @@ func (f *fixture) endpoint(t *testing.T, address string, key *apikeys.Key, event
 }
 
 // application stores an application of owner and returns its id.
-func (f *fixture) application(t *testing.T, owner *models.User) uuid.UUID {
+func (f *fixture) application(t testing.TB, owner *models.User) uuid.UUID {
 	t.Helper()
 	id := uuid.New()
 	if _, err := f.db.Pool.Exec(context.Background(), `INSERT INTO applications (id, owner_id, status, upstream_status) VALUES ($1, $2, 'linked', 'boarded')`,
@@ -153,7 +155,7 @@ func (f *fixture) application(t *testing.T, owner *models.User) uuid.UUID {
 }
 
 // merchant stores a merchant of an application of owner and returns its id.
-func (f *fixture) merchant(t *testing.T, owner *models.User) uuid.UUID {
+func (f *fixture) merchant(t testing.TB, owner *models.User) uuid.UUID {
 	t.Helper()
 	id, now := uuid.New(), f.clock.Now()
 	if _, err := f.db.Pool.Exec(context.Background(), `INSERT INTO merchants (id, application_id, name, boarded_at, created_at, updated_at)
@@ -164,7 +166,7 @@ func (f *fixture) merchant(t *testing.T, owner *models.User) uuid.UUID {
 }
 
 // emitIn emits n in a transaction of its own, committed or rolled back.
-func (f *fixture) emitIn(t *testing.T, commit bool, n webhooks.News) {
+func (f *fixture) emitIn(t testing.TB, commit bool, n webhooks.News) {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := f.db.Pool.Begin(ctx)
@@ -182,7 +184,7 @@ func (f *fixture) emitIn(t *testing.T, commit bool, n webhooks.News) {
 	}
 }
 
-func (f *fixture) count(t *testing.T, sql string, args ...any) int {
+func (f *fixture) count(t testing.TB, sql string, args ...any) int {
 	t.Helper()
 	var n int
 	if err := f.db.Pool.QueryRow(context.Background(), sql, args...).Scan(&n); err != nil {
