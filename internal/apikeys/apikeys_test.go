@@ -47,6 +47,7 @@ func setup(t *testing.T) *fixture {
 }
 
 func TestCreateAuthenticateRevoke(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
 	k, secret, err := f.svc.Create(ctx, f.admin, apikeys.NewKey{Name: " Salon Pro ", Scope: apikeys.ScopeRep, RepID: f.rep.ID.String(), Access: apikeys.AccessWrite})
@@ -102,9 +103,14 @@ func TestCreateAuthenticateRevoke(t *testing.T) {
 	if strings.Join(actions, ",") != audit.ActionAPIKeyCreated+","+audit.ActionAPIKeyRevoked {
 		t.Fatalf("trail %v", actions)
 	}
+	hist, err := audit.History(ctx, f.db.Pool, audit.APIKey(k.ID), 10)
+	if err != nil || len(hist) != 2 || hist[0].Text != "revoked the API key" || hist[1].Text != "created the API key" || hist[0].Actor != "Ada" {
+		t.Fatalf("history %+v (%v)", hist, err)
+	}
 }
 
 func TestRepKeyStopsWithItsRep(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
 	_, secret, err := f.svc.Create(ctx, f.admin, apikeys.NewKey{Name: "Gym", Scope: apikeys.ScopeRep, RepID: f.rep.ID.String(), Access: apikeys.AccessRead})
@@ -120,6 +126,7 @@ func TestRepKeyStopsWithItsRep(t *testing.T) {
 }
 
 func TestAuthenticateRefusesForgeries(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
 	_, secret, err := f.svc.Create(ctx, f.admin, apikeys.NewKey{Name: "Gym", Scope: apikeys.ScopeReseller, Access: apikeys.AccessRead})
@@ -136,6 +143,7 @@ func TestAuthenticateRefusesForgeries(t *testing.T) {
 }
 
 func TestCreateRefusesBadForms(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
 	cases := []struct {
@@ -164,6 +172,7 @@ func TestCreateRefusesBadForms(t *testing.T) {
 // An entry written while a request acts through a key names the key in the history,
 // whatever the use case passed as the person.
 func TestAuditNamesTheActingKey(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
 	k, _, err := f.svc.Create(ctx, f.admin, apikeys.NewKey{Name: "Salon Pro", Scope: apikeys.ScopeRep, RepID: f.rep.ID.String(), Access: apikeys.AccessWrite})

@@ -56,3 +56,14 @@ func (e Event) keyActor(ctx context.Context) *uuid.UUID {
 	}
 	return nil
 }
+
+// describeAPIKeyEvent words the entries of a key's trail.
+func describeAPIKeyEvent(action string) (string, bool) {
+	switch action {
+	case ActionAPIKeyCreated:
+		return "created the API key", true
+	case ActionAPIKeyRevoked:
+		return "revoked the API key", true
+	}
+	return "", false
+}

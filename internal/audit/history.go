@@ -119,17 +119,22 @@ func describeEvent(r row, d Details) string {
 		return describeImport(r.Fields, d)
 	case ActionMessageLinkViewed:
 		return "viewed the link of a held e-mail"
-	default:
-		if text, ok := describeSubmissionEvent(r.Action, d); ok {
-			return text
-		}
-		if text, ok := describeTerminalEvent(r); ok {
-			return text
-		}
-		if text, ok := describePaymentEvent(r.Action, r.Details); ok {
-			return text
-		}
-		if text, ok := describeMerchantEvent(r.Action, d); ok {
+	}
+	return describeRoomEvent(r, d)
+}
+
+// describeRoomEvent words the actions of the rooms beyond the workspace: submission and
+// hand-off, terminals, payments, API keys and merchants; the action itself otherwise.
+func describeRoomEvent(r row, d Details) string {
+	describers := []func() (string, bool){
+		func() (string, bool) { return describeSubmissionEvent(r.Action, d) },
+		func() (string, bool) { return describeTerminalEvent(r) },
+		func() (string, bool) { return describePaymentEvent(r.Action, r.Details) },
+		func() (string, bool) { return describeAPIKeyEvent(r.Action) },
+		func() (string, bool) { return describeMerchantEvent(r.Action, d) },
+	}
+	for _, describe := range describers {
+		if text, ok := describe(); ok {
 			return text
 		}
 		if text, ok := describeWebhookEvent(r.Action, r.Details); ok {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestCreateReadUpdate(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.do(t, request{key: keyRep, method: http.MethodPost, path: "/api/v1/applications", body: map[string]any{
 		"business": map[string]any{"legalName": "Blue Fern LLC", "tin": "12-3456789", "address": map[string]any{"city": "Oakland"}},
@@ -60,5 +61,35 @@ func TestCreateReadUpdate(t *testing.T) {
 	res = h.do(t, request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications/" + id})
 	if res.Status != http.StatusOK || res.JSON(t)["notes"] != "from the vendor" {
 		t.Fatalf("read: %d %s", res.Status, res.Body)
+	}
+}
+
+// TestHandedOffApplicationKeepsItsNotesWritable: once handed off, only the internal
+// notes change, as on the page; the rest is 409, and documents and submission too.
+func TestHandedOffApplicationKeepsItsNotesWritable(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a, _ := h.linkedApplication(t, h.repA, "Maple Florist")
+	path := "/api/v1/applications/" + a.ID.String()
+	patch := func(body map[string]any) response {
+		return h.do(t, request{key: keyRep, method: http.MethodPatch, path: path, contentType: "application/merge-patch+json",
+			header: map[string]string{"If-Match": h.etagOf(t, a.ID.String())}, body: body})
+	}
+	if res := patch(map[string]any{"notes": "called the merchant"}); res.Status != http.StatusOK || res.JSON(t)["notes"] != "called the merchant" {
+		t.Fatalf("notes: %d %s", res.Status, res.Body)
+	}
+	if res := patch(map[string]any{"business": map[string]any{"dba": "Maple"}}); res.Status != http.StatusConflict {
+		t.Fatalf("business: %d %s", res.Status, res.Body)
+	}
+	body, ct := uploadBody(t, "bank_statement", 5)
+	if res := h.do(t, request{key: keyRep, method: http.MethodPost, path: path + "/documents", body: body, contentType: ct}); res.Status != http.StatusConflict {
+		t.Fatalf("upload: %d %s", res.Status, res.Body)
+	}
+	if res := h.do(t, request{key: keyRep, method: http.MethodPost, path: path + "/submit"}); res.Status != http.StatusConflict {
+		t.Fatalf("submit: %d %s", res.Status, res.Body)
+	}
+	res := h.do(t, request{key: keyRep, method: http.MethodGet, path: path + "/handoff"})
+	if res.Status != http.StatusOK || res.JSON(t)["state"] != "linked" || res.JSON(t)["link"] == nil {
+		t.Fatalf("handoff: %d %s", res.Status, res.Body)
 	}
 }

@@ -13,6 +13,7 @@ import (
 // TestBadInputAnswersProblems sends what a careless or hostile client would: every
 // answer is a problem document with a 4xx status, never a 500, naming the value at fault.
 func TestBadInputAnswersProblems(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id := h.newApplication(t, nil)
 	etag := h.etagOf(t, id)
@@ -65,6 +66,7 @@ func TestBadInputAnswersProblems(t *testing.T) {
 		{"bad time", request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications?updatedSince=yesterday", malformed: true}, 400, "malformed_request", ""},
 		{"bad cursor", request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications?cursor=%00%01", malformed: true}, 400, "malformed_request", ""},
 		{"not an id in the path", request{key: keyRep, method: http.MethodGet, path: "/api/v1/applications/123", malformed: true}, 404, "not_found", ""},
+		{"a method the path does not offer", request{key: keyRep, method: http.MethodPut, path: app, body: `{}`, malformed: true}, 404, "not_found", ""},
 		{"unknown path", request{key: keyRep, method: http.MethodGet, path: "/api/v1/nothing", malformed: true}, 404, "not_found", ""},
 		{"no key", request{method: http.MethodGet, path: "/api/v1/applications"}, 401, "unauthenticated", ""},
 		{"a garbled key", request{method: http.MethodGet, path: "/api/v1/applications", header: map[string]string{"Authorization": "Bearer ppk_abcdefgh_not-a-key"}}, 401, "unauthenticated", ""},
@@ -101,6 +103,7 @@ func TestBadInputAnswersProblems(t *testing.T) {
 // TestRefusedFieldsSpeakAsThePage: a refused value answers the message the page shows
 // beside the field.
 func TestRefusedFieldsSpeakAsThePage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.do(t, request{key: keyRep, method: http.MethodPost, path: "/api/v1/applications", malformed: true,
 		body: map[string]any{"business": map[string]any{"email": "not an address", "mcc": "12"}, "owners": []any{map[string]any{"dateOfBirth": "2999-01-01"}}}})

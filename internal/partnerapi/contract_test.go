@@ -55,6 +55,7 @@ func registryPaths() (written, read map[string]bool) {
 // document's application schemas, under the name the API reads and writes, and the
 // schemas hold nothing else of the draft.
 func TestDocumentHoldsTheFieldRegistry(t *testing.T) {
+	t.Parallel()
 	doc, err := contract.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +97,7 @@ func TestDocumentHoldsTheFieldRegistry(t *testing.T) {
 // TestPointersNameTheRegistrysFields: the JSON pointer of every registry field's
 // message is the field's place in the document.
 func TestPointersNameTheRegistrysFields(t *testing.T) {
+	t.Parallel()
 	written, _ := registryPaths()
 	for _, name := range drafts.Leaves() {
 		if strings.HasSuffix(name, ".id") {
@@ -112,6 +114,7 @@ func TestPointersNameTheRegistrysFields(t *testing.T) {
 // TestGeneratedClientIsCurrent regenerates the client from the document and compares:
 // run `go generate ./internal/partnerapi/client` after changing the document.
 func TestGeneratedClientIsCurrent(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds oapi-codegen")
 	}

@@ -15,6 +15,7 @@ import (
 )
 
 func TestIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	idem := map[string]string{"Idempotency-Key": "create-blue-fern-1"}
 	body := map[string]any{"business": map[string]any{"legalName": "Blue Fern LLC", "tin": "12-3456789"}}
@@ -71,6 +72,7 @@ func TestIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
 }
 
 func TestRateLimitPerKey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, apptest.WithEnv("PORTAL_API_RATE_LIMIT", "3"))
 	// The portal's clock stands still unless the test moves it: the four requests share a window.
 	for i := range 3 {
@@ -99,6 +101,7 @@ func TestRateLimitPerKey(t *testing.T) {
 // revoked through one is refused by the other on its next request, and a rep's
 // deactivation stops the rep's keys everywhere too.
 func TestRevocationHoldsOnEveryReplica(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	second, err := app.Build(context.Background(), h.env.Config, h.env.DB, slog.New(slog.DiscardHandler), app.Options{Now: h.env.Clock.Now})
 	if err != nil {
@@ -136,6 +139,7 @@ func TestRevocationHoldsOnEveryReplica(t *testing.T) {
 // TestCookiesAndKeysStayApart: a signed-in browser's cookie does not reach the API, and
 // a key does not open a page.
 func TestCookiesAndKeysStayApart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, browser := h.env.SignedIn(t, "carol@example.com", "sales_rep")
 	if res := browser.Get("/api/v1/applications"); res.Status != http.StatusUnauthorized {
@@ -156,6 +160,7 @@ func TestCookiesAndKeysStayApart(t *testing.T) {
 // TestWritesLandInTheTrailUnderTheKey: an API write is in the application's history
 // under the key's name, and the key's own trail has its creation and revocation.
 func TestWritesLandInTheTrailUnderTheKey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.do(t, request{key: keyReseller, method: http.MethodPost, path: "/api/v1/applications",
 		body: map[string]any{"ownerId": h.repA.ID.String(), "business": map[string]any{"legalName": "Blue Fern LLC"}}})

@@ -84,6 +84,7 @@ func readyInput(pricing uuid.UUID) client.ApplicationInput {
 // API), read the merchant, and receive the boarded webhooks at the vendor's receiver,
 // their signatures checked by the Standard Webhooks reference library.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	x := newE2E(t)
 	hooks, othersHooks := x.subscribe(t, keyRep), x.subscribe(t, keyOtherRep)
 	models, err := x.api.ListPricingModelsWithResponse(x.ctx)

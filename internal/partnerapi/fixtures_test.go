@@ -77,11 +77,10 @@ func (h *harness) newDocument(t testing.TB, appID string) string {
 	return res.JSON(t)["id"].(string)
 }
 
-// boardedMerchant stores a handed-off application of owner, boards it by the upstream's
-// webhook, records a sale in its ledger and returns the merchant's and sale's ids.
-func (h *harness) boardedMerchant(t testing.TB, owner *models.User, name string) (uuid.UUID, uuid.UUID) {
+// linkedApplication stores an application of owner handed off to the merchant, as the
+// push leaves it, and returns it with its upstream id.
+func (h *harness) linkedApplication(t testing.TB, owner *models.User, name string) (*models.Application, string) {
 	t.Helper()
-	ctx := context.Background()
 	now := time.Now()
 	upID := uuid.NewString()
 	link := "https://upstream.example/app/" + upID
@@ -97,6 +96,16 @@ func (h *harness) boardedMerchant(t testing.TB, owner *models.User, name string)
 	if err := h.env.DB.Gorm.Create(a).Error; err != nil {
 		t.Fatal(err)
 	}
+	return a, upID
+}
+
+// boardedMerchant stores a handed-off application of owner, boards it by the upstream's
+// webhook, records a sale in its ledger and returns the merchant's and sale's ids.
+func (h *harness) boardedMerchant(t testing.TB, owner *models.User, name string) (uuid.UUID, uuid.UUID) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now()
+	a, upID := h.linkedApplication(t, owner, name)
 	body, _ := json.Marshal(map[string]any{"id": upID, "status": "boarded", "created": now.Add(-time.Hour).UnixMilli(), "token": webhookToken})
 	res, err := http.Post(h.env.URL+"/webhooks/upstream", "application/json", bytes.NewReader(body))
 	if err != nil {

@@ -37,6 +37,7 @@ func guardWithKey(t *testing.T, now *time.Time) (*Guard, uuid.UUID) {
 // answered, refused to another body, taken over after its process died, and gone
 // after a day.
 func TestIdempotencyRecords(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
 	g, key := guardWithKey(t, &now)
 	ctx := context.Background()

@@ -12,6 +12,7 @@ import (
 // first; a row changed between two pages moves to the end without hiding the rows
 // after the cursor, and updatedSince and state narrow the list.
 func TestListPagesByChangeTime(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var ids []string
 	for range 5 {

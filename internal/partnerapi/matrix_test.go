@@ -113,6 +113,7 @@ func (op operation) expected(kind string) int {
 // another rep's object is 404 (and absent from lists), a read-only key writing is 403,
 // a revoked key is 401 from the moment it is revoked.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	f := matrixFixture{app: h.newApplication(t, nil)}
 	h.newDocument(t, f.app)

@@ -114,8 +114,8 @@ func (c Change) section() string {
 
 // applyChange makes c on the stored draft and returns the draft to store, the fields c
 // set and the pricing model after it; a refused value is a *apperr.ValidationError.
-// Only the fields c sets are held to the rules: a rule the stored values no longer meet,
-// or one across fields, is the checklist's business, as on the page.
+// Only the values c changes are held to the rules: a rule the stored values no longer
+// meet, or one across fields, is the checklist's business, as on the page.
 func (s *Service) applyChange(ctx context.Context, a *models.Application, stored drafts.Draft, c Change, now time.Time) (drafts.Draft, []string, *uuid.UUID, error) {
 	d := stored.Clone()
 	set, errs := c.Edit.Apply(&d, uuid.NewString)
@@ -124,8 +124,9 @@ func (s *Service) applyChange(ctx context.Context, a *models.Application, stored
 	}
 	all := d.Validate(now)
 	for _, field := range set {
-		if msg, ok := all[field]; ok {
-			errs.Add(field, msg)
+		msg, ok := all[field]
+		if v, _ := d.Get(field); ok && v != storedValue(&d, &stored, field) {
+			errs.Add(field, msg) // a value sent again as stored is no refusal, as on the page
 		}
 	}
 	pricingID := a.PricingModelID
