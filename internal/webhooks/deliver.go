@@ -87,10 +87,8 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	w.log.Info("webhook delivery attempt failed", "delivery_id", o.DeliveryID, "endpoint_id", o.EndpointID,
 		"attempt", job.Attempt, "code", ans.Code, "problem", ans.Problem)
 	if failingSince != nil && at.Sub(*failingSince) >= RetryWindow {
-		if err := w.svc.autoDisable(context.WithoutCancel(ctx), o.EndpointID, *failingSince); err != nil {
-			return err
-		}
-		return store.stop(ctx, o.DeliveryID, "Not sent again: the endpoint was disabled after failing for three days.")
+		// Disabling stops this delivery too, with the endpoint's other pending ones.
+		return w.svc.autoDisable(context.WithoutCancel(ctx), o.EndpointID, *failingSince)
 	}
 	if final {
 		return nil

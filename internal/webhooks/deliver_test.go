@@ -214,3 +214,16 @@ func TestDeliveryStopsWhenTheKeyIsRevoked(t *testing.T) {
 		t.Fatalf("%d requests, delivery %+v", len(rcv.requests()), d)
 	}
 }
+
+// Disabling an endpoint stops its pending deliveries at once, not at their next attempt.
+func TestDisablingStopsPendingDeliveries(t *testing.T) {
+	f := setup(t, options{allowPrivate: true})
+	ep, _ := f.endpoint(t, "http://127.0.0.1:9/hooks", f.repKey, webhooks.ApplicationBoarded)
+	f.boarded(t)
+	if err := f.svc.SetDisabled(context.Background(), f.admin, ep.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if d := f.delivery(t, ep.ID); d.Status != webhooks.StatusFailed || d.Attempts != 0 || !strings.Contains(d.LastError, "disabled") {
+		t.Fatalf("a pending delivery of a disabled endpoint: %+v", d)
+	}
+}

@@ -168,12 +168,17 @@ func (s *Store) update(ctx context.Context, q database.Querier, id uuid.UUID, ev
 	return nil
 }
 
-// setDisabled disables an endpoint (by is nil when the portal does), or enables it
-// again with a clean record of failures.
+// setDisabled disables an endpoint (by is nil when the portal does) and stops its
+// pending deliveries, or enables it again with a clean record of failures.
 func (s *Store) setDisabled(ctx context.Context, q database.Querier, id uuid.UUID, disabled bool, by *uuid.UUID, at time.Time) error {
 	var err error
 	if disabled {
-		_, err = s.on(q).Exec(ctx, `UPDATE webhook_endpoints SET disabled_at = $2, disabled_by = $3, updated_at = $2 WHERE id = $1`, id, at, by)
+		// Its pending deliveries stop now rather than at their next attempt, hours away
+		// perhaps; an admin sends them again once it is enabled.
+		_, err = s.on(q).Exec(ctx, `WITH e AS (
+				UPDATE webhook_endpoints SET disabled_at = $2, disabled_by = $3, updated_at = $2 WHERE id = $1)
+			UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'Not sent: the endpoint was disabled.'
+			WHERE endpoint_id = $1 AND status = 'pending'`, id, at, by)
 	} else {
 		_, err = s.on(q).Exec(ctx, `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_by = NULL, failing_since = NULL, updated_at = $2
 			WHERE id = $1`, id, at)
