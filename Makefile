@@ -69,6 +69,7 @@ run: build .data/encryption.key
 	fi; \
 	export PORTAL_ENCRYPTION_KEYS_FILE=$${PORTAL_ENCRYPTION_KEYS_FILE:-.data/encryption.key}; \
 	export PORTAL_SEED_EXAMPLES=$${PORTAL_SEED_EXAMPLES:-true}; \
+	export PORTAL_WEBHOOKS_ALLOW_PRIVATE=$${PORTAL_WEBHOOKS_ALLOW_PRIVATE:-true}; \
 	echo "Starting the portal (it prints where to sign in)..."; \
 	exec bin/portal serve
 

@@ -63,8 +63,10 @@ type merchantParts struct {
 	// Outcomes is the payments ledger, which the merchant's history asks
 	// what became of each payment.
 	Outcomes audit.Outcomes
-	Now      func() time.Time
-	Log      *slog.Logger
+	// Announcer tells partners of boardings and suspensions.
+	Announcer merchants.Announcer
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // wireMerchants builds the merchants service, registers its hand-over job
@@ -73,8 +75,8 @@ func wireMerchants(p merchantParts) *merchants.Service {
 	d := merchants.Deps{
 		Store: p.Store, Ring: p.Ring, Auth: p.Auth, Outbox: p.Outbox, Queue: p.Queue,
 		PaymentsURL: p.Config.Processor.PaymentsBaseURL, TerminalsURL: p.Config.Processor.TerminalsBaseURL,
-		PublicURL: p.Config.PublicURL, ResellerName: p.Config.ResellerName, Now: p.Now, Log: p.Log.With("component", "merchants"),
-		Outcomes: p.Outcomes,
+		PublicURL: p.Config.PublicURL, ResellerName: p.Config.ResellerName, Announcer: p.Announcer,
+		Now: p.Now, Log: p.Log.With("component", "merchants"), Outcomes: p.Outcomes,
 	}
 	// A nil client in an interface would not read as nil.
 	if p.Clients.Payments != nil {

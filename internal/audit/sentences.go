@@ -146,17 +146,19 @@ func (e *entry) attempt() bool {
 	return s.try != nil
 }
 
-// sentenceOf finds an action's row: the account actions' and API keys' rows live
-// beside their readers (account.go, apikey.go), every other in sentences.
+// sentenceOf finds an action's row: the rows of account actions, API keys and webhook
+// endpoints live beside their types (account.go, apikey.go, webhooks.go), every other
+// in sentences.
 func sentenceOf(action string) (sentence, bool) {
 	if s, ok := sentences[action]; ok {
 		return s, true
 	}
-	if s, ok := accountSentences()[action]; ok {
-		return s, true
+	for _, rows := range []map[string]sentence{accountSentences(), apiKeySentences(), webhookSentences()} {
+		if s, ok := rows[action]; ok {
+			return s, true
+		}
 	}
-	s, ok := apiKeySentences()[action]
-	return s, ok
+	return sentence{}, false
 }
 
 func says(text string) func(*entry) string { return func(*entry) string { return text } }

@@ -56,6 +56,8 @@ type UpstreamStatusRecorder struct {
 	apps      *applications.Store
 	now       func() time.Time
 	followers []StatusFollower
+	// announcer hears of every state newly shown (AnnounceTo); nil: no one.
+	announcer StatusAnnouncer
 }
 
 // StatusFollower is told of each status event the first time it is recorded
@@ -192,6 +194,9 @@ func (r *UpstreamStatusRecorder) apply(ctx context.Context, tx pgx.Tx, appID uui
 		if err := f.FollowStatus(ctx, tx, appID, status, created); err != nil {
 			return applied, err
 		}
+	}
+	if applied && r.announcer != nil {
+		return applied, r.announcer.StatusShown(ctx, tx, appID, status)
 	}
 	return applied, nil
 }

@@ -44,7 +44,7 @@ func (q *Queue) Start(ctx context.Context) error {
 		q.sweepLoop(sweepCtx)
 	}()
 	q.log.Info("job workers started", "default", q.cfg.Concurrency, "push", q.cfg.PushConcurrency, "mail", q.cfg.MailConcurrency,
-		"lease", q.cfg.LeaseTTL)
+		"webhooks", q.cfg.WebhookConcurrency, "lease", q.cfg.LeaseTTL)
 	return nil
 }
 
@@ -54,9 +54,10 @@ func (q *Queue) riverConfig() *river.Config {
 		Workers:      q.workers,
 		PeriodicJobs: q.periodic,
 		Queues: map[string]river.QueueConfig{
-			QueueDefault: {MaxWorkers: q.cfg.Concurrency},
-			QueuePush:    {MaxWorkers: q.cfg.PushConcurrency},
-			QueueMail:    {MaxWorkers: q.cfg.MailConcurrency},
+			QueueDefault:  {MaxWorkers: q.cfg.Concurrency},
+			QueuePush:     {MaxWorkers: q.cfg.PushConcurrency},
+			QueueMail:     {MaxWorkers: q.cfg.MailConcurrency},
+			QueueWebhooks: {MaxWorkers: q.cfg.WebhookConcurrency},
 		},
 		JobTimeout:           q.cfg.JobTimeout,
 		RescueStuckJobsAfter: q.cfg.RescueAfter,

@@ -68,8 +68,10 @@ type Deps struct {
 	// PublicURL is the portal's address, for links in e-mails.
 	PublicURL    *url.URL
 	ResellerName string
-	Now          func() time.Time
-	Log          *slog.Logger
+	// Announcer tells partners of boardings and suspensions; nil tells no one.
+	Announcer Announcer
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // Service holds the merchants' use cases.

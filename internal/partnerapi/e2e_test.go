@@ -81,10 +81,12 @@ func readyInput(pricing uuid.UUID) client.ApplicationInput {
 // TestEndToEnd drives the API as a vendor would, with the generated client: create an
 // application, attach its document, submit it, wait for the merchant's link, let the
 // merchant accept at the processor, have the processor board it (the sandbox's admin
-// API), and read the merchant.
+// API), read the merchant, and receive the boarded webhooks at the vendor's receiver,
+// their signatures checked by the Standard Webhooks reference library.
 func TestEndToEnd(t *testing.T) {
 	t.Parallel()
 	x := newE2E(t)
+	hooks, othersHooks := x.subscribe(t, keyRep), x.subscribe(t, keyOtherRep)
 	models, err := x.api.ListPricingModelsWithResponse(x.ctx)
 	if err != nil || models.JSON200 == nil || len(models.JSON200.Data) != 1 {
 		t.Fatalf("pricing models: %v %s", err, models.Body)
@@ -147,6 +149,7 @@ func TestEndToEnd(t *testing.T) {
 	if s, err := x.api.GetSubmissionWithResponse(x.ctx, app.Id); err != nil || s.JSON200 == nil || s.JSON200.State != client.ApplicationStateBoarded {
 		t.Fatalf("submission: %v %s", err, s.Body)
 	}
+	hooks.expectBoarded(t, othersHooks, app.Id, merchant.Id)
 }
 
 // merchantAccepts opens the processor's link and accepts its terms, as the merchant would.

@@ -99,6 +99,12 @@ var everyPage = []page{
 	{name: "import", as: asAdmin, path: fixed("/imports")},
 	{name: "reminder settings", as: asAdmin, path: fixed("/admin/reminders")},
 	{name: "API keys", as: asAdmin, path: fixed("/admin/api-keys"), ready: "#key-name"},
+	{name: "webhooks", as: asAdmin, path: fixed("/admin/webhooks")},
+	{name: "webhook endpoint: new", as: asAdmin, path: fixed("/admin/webhooks/new"), ready: "#url"},
+	{name: "webhook endpoint", as: asAdmin, path: func(s *apptest.Showcase) string { return "/admin/webhooks/" + s.WebhookEndpoint.String() }},
+	{name: "webhook delivery", as: asAdmin, path: func(s *apptest.Showcase) string {
+		return "/admin/webhooks/" + s.WebhookEndpoint.String() + "/deliveries/" + s.WebhookDelivery.String()
+	}},
 	{name: "merchants", as: asAdmin, path: fixed("/merchants")},
 	{name: "merchant", as: asAdmin, path: merchant("")},
 

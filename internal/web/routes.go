@@ -195,6 +195,18 @@ func routes(e *echo.Echo, d Deps) {
 	admin.GET("/api-keys", d.APIKeys.List)
 	admin.POST("/api-keys", d.APIKeys.Create)
 	admin.POST("/api-keys/:id/revoke", d.APIKeys.Revoke)
+	// Partner webhooks: endpoints, their secrets and their delivery logs.
+	admin.GET("/webhooks", d.WebhookEndpoints.List)
+	admin.GET("/webhooks/new", d.WebhookEndpoints.New)
+	admin.POST("/webhooks", d.WebhookEndpoints.Create)
+	admin.GET("/webhooks/:id", d.WebhookEndpoints.Show)
+	admin.POST("/webhooks/:id", d.WebhookEndpoints.Update)
+	admin.POST("/webhooks/:id/disable", d.WebhookEndpoints.Disable)
+	admin.POST("/webhooks/:id/enable", d.WebhookEndpoints.Enable)
+	admin.POST("/webhooks/:id/rotate", d.WebhookEndpoints.Rotate)
+	admin.POST("/webhooks/:id/delete", d.WebhookEndpoints.Delete)
+	admin.GET("/webhooks/:id/deliveries/:delivery", d.WebhookEndpoints.Delivery)
+	admin.POST("/webhooks/:id/deliveries/:delivery/resend", d.WebhookEndpoints.Resend)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
 	site.RouteNotFound("/*", notFound)

@@ -29,6 +29,7 @@ import (
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
+	"github.com/payportal/portal/internal/webhooks"
 	"github.com/payportal/portal/internal/workspace"
 )
 
@@ -76,6 +77,8 @@ type Deps struct {
 	API      *partnerapi.Handlers
 	APIGuard *partnerapi.Guard
 	APIDocs  *partnerapi.Docs
+	// WebhookEndpoints serves the admins' pages of the partner webhooks.
+	WebhookEndpoints *webhooks.Handlers
 }
 
 // New returns the portal's HTTP handler.

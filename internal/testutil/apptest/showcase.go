@@ -63,6 +63,9 @@ type Showcase struct {
 	SandboxLink string
 	// SandboxAdmin is the sandbox's admin page, with basic-auth credentials.
 	SandboxAdmin string
+	// WebhookEndpoint is a partner's webhook endpoint the portal disabled, with its
+	// delivery log; WebhookDelivery one of its deliveries (retried once).
+	WebhookEndpoint, WebhookDelivery uuid.UUID
 }
 
 // ShowcaseZone is the time zone of every seeded user.
@@ -91,6 +94,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 		s.zone(t, u)
 	}
 	s.apiKeys(t, admin, rep)
+	hooks := s.webhookEndpoints(t, admin)
 	// An invited colleague, pending: the users page and the outbox show them.
 	admins := env.Client(t)
 	admins.Login(s.Admin.Email, s.Admin.Password)
@@ -143,6 +147,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	}
 	sandboxAdmin.User = url.UserPassword("admin", env.Config.Sandbox.AdminToken)
 	s.SandboxAdmin = sandboxAdmin.String()
+	hooks.settle(t, s)
 	return s
 }
 
