@@ -22,13 +22,14 @@ VENDOR      := $(addprefix assets/vendor/,$(shell awk '/^[^\#]/ {print $$1}' $(V
 # The image `make image` builds (podman, no registry).
 IMAGE       ?= localhost/portal:latest
 
-.PHONY: help run test lint build assets image bench fuzz tools-test tools-lint tools-image clean-data screenshots docs
+.PHONY: help run test lint lint-api build assets image bench fuzz tools-test tools-lint tools-image clean-data screenshots docs
 
 help:
 	@echo "make run    start the portal on http://127.0.0.1:8080 (installs Postgres if missing)"
 	@echo "make test   run every test (installs Postgres, Chromium and versitygw if missing)"
 	@echo "make lint   run the linter alone (make test runs it too)"
 	@echo "make image  build the container image $(IMAGE) with podman (no registry needed)"
+	@echo "make lint-api  lint the partner API's OpenAPI document with Spectral (make test runs it too)"
 	@echo "make bench  run the benchmarks written up in BENCHMARKS.md"
 	@echo "make fuzz   fuzz every form binder, the webhook decoder and the upload reader (FUZZTIME=30s each)"
 	@echo "make screenshots  write PNGs of the main pages at 1280 and 390 px into docs/screenshots"
@@ -68,25 +69,20 @@ run: build .data/encryption.key
 	fi; \
 	export PORTAL_ENCRYPTION_KEYS_FILE=$${PORTAL_ENCRYPTION_KEYS_FILE:-.data/encryption.key}; \
 	export PORTAL_SEED_EXAMPLES=$${PORTAL_SEED_EXAMPLES:-true}; \
+	export PORTAL_WEBHOOKS_ALLOW_PRIVATE=$${PORTAL_WEBHOOKS_ALLOW_PRIVATE:-true}; \
 	echo "Starting the portal (it prints where to sign in)..."; \
 	exec bin/portal serve
 
-## Test tools: Chromium for browser tests, versitygw as the S3-compatible server,
-## golangci-lint at a pinned version (built from the Go module proxy into GOBIN),
-## promtool for the alert rules (taken out of Debian's prometheus package into GOBIN, so
-## no Prometheus server is installed or started; a few seconds, where building it takes minutes).
+## Test tools: PostgreSQL, Chromium, HAProxy, podman and runc and promtool from Debian
+## (scripts/tools.sh: one apt-get update for all), versitygw as the S3-compatible
+## server and golangci-lint at a pinned version (built from the Go module proxy into GOBIN).
 tools-test: tools-lint
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
+	@GOBIN=$(GOBIN) scripts/tools.sh
 	@command -v versitygw >/dev/null || [ -x $(GOBIN)/versitygw ] || $(GO) install $(VERSITYGW)
-	@command -v promtool >/dev/null || [ -x $(GOBIN)/promtool ] || { tmp=$$(mktemp -d) && cd $$tmp && \
-		{ apt-get download prometheus >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && apt-get download prometheus; }; } && \
-		dpkg-deb -x prometheus_*.deb . && mkdir -p $(GOBIN) && install -m 0755 usr/bin/promtool $(GOBIN)/promtool && rm -rf $$tmp; }
-	@command -v haproxy >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends haproxy; }
 
-## The image's tools: podman and runc build and run it; ca-certificates gives its CA bundle.
+## The image's tools (podman, runc, CA certificates) come with tools-test.
 tools-image:
-	@{ command -v podman && command -v runc && [ -f /etc/ssl/certs/ca-certificates.crt ]; } >/dev/null || \
-		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends podman runc ca-certificates; }
+	@GOBIN=$(GOBIN) scripts/tools.sh
 
 tools-lint:
 	@$(GOBIN)/golangci-lint version 2>/dev/null | grep -q "version $(GOLANGCI_VERSION) " || $(GO) install $(GOLANGCI)
@@ -101,20 +97,15 @@ LINT = tidy=0; $(GO) mod tidy -diff || { tidy=1; echo "go.mod is not tidy: run g
 lint: tools-lint
 	@$(LINT)
 
-test: assets tools-test tools-image
-	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \
-	export PORTAL_TEST_DATABASE_URL PATH="$(GOBIN):$$PATH"; \
-	image_started=$$(date +%s); \
-	PORTAL_TEST_IMAGE=$$(scripts/build-image.sh localhost/portal:test-$$(basename $(CURDIR))) || exit 1; \
-	echo "Built the image $$PORTAL_TEST_IMAGE in $$(( $$(date +%s) - image_started )) s"; \
-	export PORTAL_TEST_IMAGE; \
-	lint_log=$$(mktemp); \
-	( $(LINT) ) >"$$lint_log" 2>&1 & lint_pid=$$!; \
-	$(GO) test -race -timeout 30m ./...; test_status=$$?; \
-	wait $$lint_pid; lint_status=$$?; \
-	echo "golangci-lint:"; cat "$$lint_log"; rm -f "$$lint_log"; \
-	[ $$lint_status -eq 0 ] || echo "lint failed: a wrong arrow between packages, a habit of .golangci.yml, or an untidy go.mod"; \
-	[ $$test_status -eq 0 ] && [ $$lint_status -eq 0 ]
+## Spectral lints the partner API's OpenAPI document with every rule of its OpenAPI
+## ruleset (.spectral.yaml); make test runs it too.
+lint-api: node_modules/.package-lock.json
+	node_modules/.bin/spectral lint --fail-severity=warn internal/partnerapi/contract/openapi.yaml
+
+## Every test, uncached, beside the linter and go mod tidy's check, each phase timed
+## (scripts/test.sh); CI runs exactly this.
+test:
+	@GO=$(GO) scripts/test.sh
 
 bench: assets tools-test
 	@PORTAL_TEST_DATABASE_URL=$$(scripts/postgres.sh $(PG_TEST) $(PG_TEST_PORT) postgres test) || exit 1; \

@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds every static file.
 //
-//go:embed css js vendor
+//go:embed css img js vendor
 var FS embed.FS

@@ -5,7 +5,15 @@
   function browserZone() {
     try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; }
   }
-  // The sign-in form tells the portal the browser's time zone, the user's default.
+  // The browser's time zone becomes the user's default when they sign in: the
+  // sign-in form sends it, and every page keeps it in a cookie for the other
+  // ways in (an invitation, a reset link, the second step), whose forms do not.
+  (function () {
+    var zone = browserZone();
+    if (!zone) return;
+    document.cookie = "portal_tz=" + encodeURIComponent(zone) + "; path=/; SameSite=Lax" +
+      (location.protocol === "https:" ? "; Secure" : "");
+  })();
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("input[data-browser-time-zone]").forEach(function (el) { el.value = browserZone(); });
   });

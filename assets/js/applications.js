@@ -147,6 +147,15 @@
     showProblem(form, text);
   });
 
+  // Left to the merchant, the deposit account's fields go off at once; the save that
+  // follows brings the same from the server. Disabled, they are not sent, so what was
+  // typed stays stored for when the box is unticked.
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "bank.from_merchant") return;
+    var set = event.target.form && event.target.form.querySelector("[data-bank-account]");
+    if (set) set.disabled = event.target.checked;
+  });
+
   // The field last changed in each section form: a conflict is about it.
   document.addEventListener("change", function (event) {
     var form = autosaveForm(event.target);

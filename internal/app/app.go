@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/payportal/portal/assets"
+	"github.com/payportal/portal/internal/apikeys"
 	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
@@ -27,6 +28,7 @@ import (
 	"github.com/payportal/portal/internal/keys"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
@@ -37,6 +39,7 @@ import (
 	terminalsapi "github.com/payportal/portal/internal/upstream/terminals"
 	"github.com/payportal/portal/internal/view"
 	"github.com/payportal/portal/internal/web"
+	"github.com/payportal/portal/internal/webhooks"
 	"github.com/payportal/portal/internal/workspace"
 	"github.com/payportal/portal/views"
 )
@@ -63,6 +66,9 @@ type Options struct {
 	// SignalsEvery is how old the alert signals' reading may be before a scrape
 	// reads again (signals.DefaultEvery when zero; negative: every scrape).
 	SignalsEvery time.Duration
+	// WebhookRetryDelay replaces the partner webhooks' three-day delivery schedule
+	// (tests); nil keeps it.
+	WebhookRetryDelay func(attempt int) time.Duration
 }
 
 // App is the assembled portal.
@@ -104,10 +110,14 @@ type App struct {
 	Terminals *terminals.Service
 	// Keys tells what is sealed under which key of the ring and re-seals it.
 	Keys *keys.Service
+	// Webhooks are the partners' endpoints and the deliveries of their events.
+	Webhooks *webhooks.Service
 	// DocumentProxy streams stored documents to the upstream's presigned URLs, as
 	// pushes do (nil without an upstream); its benchmark uses it.
 	DocumentProxy *submission.Proxy
-	Handler       *echo.Echo
+	// APIKeys creates, lists, revokes and authenticates the partner API's keys.
+	APIKeys *apikeys.Service
+	Handler *echo.Echo
 }
 
 // Build assembles the portal on an open, migrated database.
@@ -194,15 +204,20 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		MFAPolicy:   merchantStore.MFAPolicy,
 		Invitations: invitationMailer{outbox: outbox, publicURL: cfg.PublicURL, resellerName: cfg.ResellerName},
 	})
+	// Partner webhooks: every room's news goes through their announcer, in the
+	// transaction of the change.
+	webhookService, news := wireWebhooks(webhookParts{Config: cfg, Pool: db.Pool, Ring: ring, Queue: queue, Outbox: outbox,
+		Registry: registry, RetryDelay: opts.WebhookRetryDelay, Now: now, Log: log})
 	merchantService := wireMerchants(merchantParts{
 		Config: cfg, Store: merchantStore, Ring: ring, Auth: authService, Outbox: outbox, Queue: queue,
-		Pricing: pricingService, Clients: clients, Now: now, Log: log,
+		Pricing: pricingService, Clients: clients, Now: now, Log: log, Outcomes: payments.NewLedger(db.Pool, ring, now),
+		Announcer: news,
 	})
 	// Payments: the virtual terminal and the one ledger.
 	paymentService := wirePayments(paymentParts{Config: cfg, DB: db, Ring: ring, Merchants: merchantService,
-		Client: clients.Payments, Queue: queue, Outbox: outbox, Now: now, Log: log})
+		Client: clients.Payments, Queue: queue, Outbox: outbox, Announcer: news, Now: now, Log: log})
 	terminalService, err := wireTerminals(terminalParts{Config: cfg, Pool: db.Pool, Merchants: merchantService, Ring: ring,
-		Clock: opts.TerminalsClock, Now: now, Log: log})
+		Clock: opts.TerminalsClock, Announcer: news, Now: now, Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -215,13 +230,13 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	// status webhooks.
 	mailer := handoff.NewMailer(appStore, cfg.PublicURL, cfg.ResellerName)
 	// Boarding makes a merchant: the merchants room follows every status.
-	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService)
+	statuses := handoff.NewUpstreamStatusRecorder(appStore, now, merchantService).AnnounceTo(news)
 	resender := handoff.NewResender(handoff.ResendDeps{Apps: appStore, Mailer: mailer, Outbox: outbox, Now: now, Log: log})
 	// Submitting and the push upstream: the push worker and its reconciler.
 	submissions, documentProxy := wireSubmissions(submissionParts{
 		Apps: appStore, Docs: docStore, Queue: queue, Readiness: workspaceService, Views: submissionViews,
 		Sealer: sealer, Pricing: pricingService, Outbox: outbox, Handoff: mailer, Statuses: statuses,
-		Upstream: upstreamClient, Storage: docStorage,
+		Upstream: upstreamClient, Storage: docStorage, Announcer: news,
 		UploadRetryDelay: opts.PushRetryDelay, Now: now, Log: log,
 	})
 	dashboardService := dashboard.NewService(db.Pool, appStore)
@@ -240,33 +255,45 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 	queue.AddPeriodic(documents.EncryptAtRestPeriodicJob())
 	webhook := handoff.NewWebhookHandler(statuses, cfg.Upstream.WebhookToken, log)
 	webhook.CountRefusals(alertSignals.WebhookRefused)
+	api, err := wireAPI(apiParts{Config: cfg, DB: db, Ring: ring, Queue: queue, Views: views, Static: static, Now: now, Log: log,
+		Rooms: partnerapi.Deps{Apps: appStore, Workspace: workspaceService, Documents: docService, Submissions: submissions,
+			Resender: resender, Dashboard: dashboardService, Merchants: merchantService, Payments: paymentService, Pricing: pricingService}})
+	if err != nil {
+		return nil, err
+	}
 	handler := web.New(web.Deps{
-		Config:       cfg,
-		DB:           db,
-		Log:          log,
-		Sessions:     sessions,
-		Views:        views,
-		Static:       static,
-		Registry:     registry,
-		AuthService:  authService,
-		Auth:         auth.NewHandlers(authService, sessions, views, cfg.SessionIdleTimeout),
-		Pricing:      pricing.NewHandlers(pricingService, views),
-		Outbox:       mail.NewHandlers(outbox, views, sender != nil),
-		Webhook:      webhook,
-		Tracking:     handoff.NewOpenTracker(appStore, now, log),
-		Handoff:      handoff.NewHandlers(resender, views),
-		Documents:    documents.NewHandlers(docService, views, log),
-		Dashboard:    dashboard.NewHandlers(dashboardService, views),
-		Applications: workspace.NewHandlers(workspaceService, views),
-		Submissions:  submission.NewHandlers(submissions, views),
-		Reminders:    reminders.NewHandlers(reminderService, views),
-		Imports:      imports.NewHandlers(importService, views),
-		Insights:     insights.NewHandlers(insights.NewService(appStore, now), views),
-		Merchants:    merchants.NewHandlers(merchantService, views),
-		Payments:     payments.NewHandlers(paymentService, views),
-		Terminals:    terminals.NewHandlers(terminalService, views),
+		Config:           cfg,
+		DB:               db,
+		Log:              log,
+		Sessions:         sessions,
+		Views:            views,
+		Static:           static,
+		Registry:         registry,
+		AuthService:      authService,
+		Auth:             auth.NewHandlers(authService, sessions, views, cfg.SessionIdleTimeout),
+		Pricing:          pricing.NewHandlers(pricingService, views),
+		Outbox:           mail.NewHandlers(outbox, views, sender != nil),
+		Webhook:          webhook,
+		Tracking:         handoff.NewOpenTracker(appStore, now, log),
+		Handoff:          handoff.NewHandlers(resender, views),
+		Documents:        documents.NewHandlers(docService, views, log),
+		Dashboard:        dashboard.NewHandlers(dashboardService, views),
+		Applications:     workspace.NewHandlers(workspaceService, views),
+		Submissions:      submission.NewHandlers(submissions, views),
+		Reminders:        reminders.NewHandlers(reminderService, views),
+		Imports:          imports.NewHandlers(importService, views),
+		Insights:         insights.NewHandlers(insights.NewService(appStore, now), views),
+		Merchants:        merchants.NewHandlers(merchantService, views),
+		Payments:         payments.NewHandlers(paymentService, views),
+		Terminals:        terminals.NewHandlers(terminalService, views),
+		APIKeys:          api.KeyHandlers,
+		APIKeyService:    api.Keys,
+		API:              api.Handlers,
+		APIGuard:         api.Guard,
+		APIDocs:          api.Docs,
+		WebhookEndpoints: webhooks.NewHandlers(webhookService, views),
 	})
-	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Keys: keyService, DocumentProxy: documentProxy, Handler: handler}, nil
+	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Keys: keyService, Webhooks: webhookService, DocumentProxy: documentProxy, APIKeys: api.Keys, Handler: handler}, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -87,7 +88,8 @@ func fillSubmitAndHandOff(t *testing.T, env *apptest.Env) map[string]string {
 	t.Helper()
 	ctx := context.Background()
 	_, rep := env.SignedIn(t, "rep@example.com", models.RoleSalesRep)
-	_, admin := env.SignedIn(t, "admin@example.com", models.RoleAdmin)
+	adminUser, admin := env.SignedIn(t, "admin@example.com", models.RoleAdmin)
+	hooks := webhookSecrets(t, env, admin, adminUser)
 	model := uuid.New()
 	if err := env.DB.Gorm.Create(&models.PricingModel{ID: model, Name: "Flat", UpstreamCode: "FLAT-SCAN", FeeSummary: "2.9%",
 		RequiredDocumentTypes: []string{"bank_statement"}, Active: true, Version: 1, CreatedAt: time.Now(), UpdatedAt: time.Now()}).Error; err != nil {
@@ -178,6 +180,7 @@ func fillSubmitAndHandOff(t *testing.T, env *apptest.Env) map[string]string {
 		"the documents' bytes": marker,
 		"a session cookie":     rep.Cookie(auth.SessionCookieName), "the admin's session cookie": admin.Cookie(auth.SessionCookieName),
 	}
+	maps.Copy(secrets, hooks())
 	link, err := env.App.Store.OpenHandoffLink(a)
 	if err != nil || !strings.HasPrefix(link, "http") {
 		t.Fatalf("hand-off link %q: %v", link, err)

@@ -30,7 +30,9 @@ func (m invitationMailer) SendInvitation(ctx context.Context, tx database.Tx, in
 		Name:         invitee.Name,
 		InviterName:  inviter.DisplayName(),
 		Link:         link,
-		Expires:      expires.UTC().Format("2 January 2006, 15:04 UTC"),
+		// The invitee's zone if they had one (a new invitation to a known user),
+		// else the inviter's, named: colleagues are mostly in the same place.
+		Expires: mail.When(expires, invitee.TimeZone, inviter.TimeZone),
 	})
 	if err != nil {
 		return err

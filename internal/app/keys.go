@@ -18,7 +18,9 @@ import (
 	"github.com/payportal/portal/internal/keys"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/payments"
+	"github.com/payportal/portal/internal/webhooks"
 )
 
 // SealedColumns is the one registry of the database's columns holding values sealed with
@@ -34,6 +36,8 @@ func SealedColumns() []keys.Column {
 		merchants.SealedColumns(),
 		payments.SealedColumns(),
 		imports.SealedColumns(),
+		partnerapi.SealedColumns(),
+		webhooks.SealedColumns(),
 	)
 }
 

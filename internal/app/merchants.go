@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/fieldcrypt"
@@ -59,8 +60,13 @@ type merchantParts struct {
 	Queue   *jobs.Queue
 	Pricing *pricing.Service
 	Clients processorClients
-	Now     func() time.Time
-	Log     *slog.Logger
+	// Outcomes is the payments ledger, which the merchant's history asks
+	// what became of each payment.
+	Outcomes audit.Outcomes
+	// Announcer tells partners of boardings and suspensions.
+	Announcer merchants.Announcer
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // wireMerchants builds the merchants service, registers its hand-over job
@@ -69,7 +75,8 @@ func wireMerchants(p merchantParts) *merchants.Service {
 	d := merchants.Deps{
 		Store: p.Store, Ring: p.Ring, Auth: p.Auth, Outbox: p.Outbox, Queue: p.Queue,
 		PaymentsURL: p.Config.Processor.PaymentsBaseURL, TerminalsURL: p.Config.Processor.TerminalsBaseURL,
-		PublicURL: p.Config.PublicURL, ResellerName: p.Config.ResellerName, Now: p.Now, Log: p.Log.With("component", "merchants"),
+		PublicURL: p.Config.PublicURL, ResellerName: p.Config.ResellerName, Announcer: p.Announcer,
+		Now: p.Now, Log: p.Log.With("component", "merchants"), Outcomes: p.Outcomes,
 	}
 	// A nil client in an interface would not read as nil.
 	if p.Clients.Payments != nil {

@@ -28,6 +28,8 @@ type paymentParts struct {
 	Client    *upstream.Client // nil when PORTAL_PAYMENTS_BASE_URL is not set
 	Queue     *jobs.Queue
 	Outbox    *mail.Outbox
+	// Announcer tells partners of the ledger's answers.
+	Announcer payments.Announcer
 	Now       func() time.Time
 	Log       *slog.Logger
 }
@@ -41,7 +43,7 @@ func wirePayments(p paymentParts) *payments.Service {
 	}
 	c := p.Config.Payments
 	return payments.NewService(payments.Deps{
-		Pool: p.DB.Pool, Ring: p.Ring, Ledger: payments.NewLedger(p.DB.Pool, p.Ring, p.Now), Upstream: up,
+		Pool: p.DB.Pool, Ring: p.Ring, Ledger: payments.NewLedger(p.DB.Pool, p.Ring, p.Now).AnnounceTo(p.Announcer), Upstream: up,
 		Merchants: merchantAccess{svc: p.Merchants}, Queue: p.Queue, Outbox: p.Outbox,
 		Config: payments.Config{DuplicateWindow: c.DuplicateWindow, CheckGrace: c.CheckGrace, CheckEvery: c.CheckEvery,
 			CallTimeout: c.CallTimeout, ResellerName: p.Config.ResellerName},

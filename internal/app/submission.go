@@ -28,6 +28,8 @@ type submissionParts struct {
 	Statuses  *handoff.UpstreamStatusRecorder
 	Upstream  *upstream.Client // nil: no upstream configured
 	Storage   documents.Storage
+	// Announcer tells partners of submissions and links.
+	Announcer submission.Announcer
 	// UploadRetryDelay is the proxy's first wait between upload attempts; zero
 	// keeps its default.
 	UploadRetryDelay time.Duration
@@ -52,12 +54,12 @@ func wireSubmissions(p submissionParts) (*submission.Submissions, *submission.Pr
 	}
 	jobs.Register(p.Queue, submission.NewPushWorker(submission.PushDeps{
 		Apps: p.Apps, Docs: p.Docs, Statuses: p.Statuses, Sealer: p.Sealer, Upstream: up, Documents: docs,
-		Outbox: p.Outbox, Handoff: p.Handoff, PricingModels: p.Pricing, Now: p.Now, Log: log,
+		Outbox: p.Outbox, Handoff: p.Handoff, PricingModels: p.Pricing, Announcer: p.Announcer, Now: p.Now, Log: log,
 	}))
 	jobs.Register(p.Queue, submission.NewReconcileWorker(p.Apps, p.Queue, log))
 	p.Queue.AddPeriodic(submission.ReconcilePeriodicJob(submission.DefaultReconcileInterval))
 	return submission.NewSubmissions(submission.Deps{
 		Apps: p.Apps, Readiness: p.Readiness, Sealer: p.Sealer, Pricing: p.Pricing, Queue: p.Queue,
-		Views: p.Views, Now: p.Now, Log: log,
+		Views: p.Views, Announcer: p.Announcer, Now: p.Now, Log: log,
 	}), proxy
 }

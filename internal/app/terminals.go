@@ -29,8 +29,10 @@ type terminalParts struct {
 	// Clock is the terminal clients' clock (tests share a manual one with
 	// the sandbox); nil is the wall clock.
 	Clock upstream.Clock
-	Now   func() time.Time
-	Log   *slog.Logger
+	// Announcer tells partners of finished launches and the ledger's answers.
+	Announcer announcer
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // wireTerminals builds the terminals room: two clients of the terminal
@@ -40,8 +42,8 @@ type terminalParts struct {
 func wireTerminals(p terminalParts) (*terminals.Service, error) {
 	log := p.Log.With("component", "terminals")
 	d := terminals.Deps{
-		Pool: p.Pool, Merchants: terminalMerchants{p.Merchants}, Ledger: payments.NewLedger(p.Pool, p.Ring, p.Now),
-		Clock: p.Clock, Log: log,
+		Pool: p.Pool, Merchants: terminalMerchants{p.Merchants}, Ledger: payments.NewLedger(p.Pool, p.Ring, p.Now).AnnounceTo(p.Announcer),
+		Clock: p.Clock, Announcer: p.Announcer, Log: log,
 		Follow: terminals.FollowConfig{Lease: p.Config.Terminals.Lease, MaxInFlight: p.Config.Terminals.MaxReads,
 			Follower: followerName(p.Config.Instance)},
 	}

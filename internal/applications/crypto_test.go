@@ -27,7 +27,7 @@ func TestSealerSealsOnlyPersonalDataAndOpensIt(t *testing.T) {
 	s := testSealer(t)
 	app := uuid.New()
 	d := draftstest.Complete(drafts.EntityLLC)
-	d.Owners = append(d.Owners, drafts.Owner{ID: "owner-2", FirstName: "Sam", SSN: "219-09-9999"})
+	d.Owners = append(d.Owners, drafts.Owner{ID: "owner-2", FirstName: "Sam", SSN: "219-09-9998"})
 	sealed, err := s.Seal(app, d)
 	if err != nil {
 		t.Fatal(err)
@@ -40,14 +40,14 @@ func TestSealerSealsOnlyPersonalDataAndOpensIt(t *testing.T) {
 	if sealed.Bank.RoutingNumber != "011401533" || sealed.Owners[1].FirstName != "Sam" {
 		t.Error("a field that is not personal data was sealed")
 	}
-	if d.Owners[0].SSN != "123-45-6789" {
+	if d.Owners[0].SSN != "234-56-6789" {
 		t.Error("Seal changed its argument")
 	}
 	opened, err := s.Open(app, sealed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opened.Business.TIN != d.Business.TIN || opened.Owners[1].SSN != "219-09-9999" || opened.Bank.AccountNumber != d.Bank.AccountNumber {
+	if opened.Business.TIN != d.Business.TIN || opened.Owners[1].SSN != "219-09-9998" || opened.Bank.AccountNumber != d.Bank.AccountNumber {
 		t.Errorf("opened %+v", opened)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -76,21 +77,6 @@ func AccountHistory(ctx context.Context, q database.Querier, userID uuid.UUID, l
 	return out, nil
 }
 
-// accountWords words the account entries that need no details; the others are worded
-// in describeAccountEvent.
-var accountWords = map[string]string{
-	ActionInvitationResent:     "e-mailed a new invitation link",
-	ActionInvitationAccepted:   "accepted the invitation and chose a password",
-	ActionUserDeactivated:      "deactivated the account",
-	ActionUserReactivated:      "reactivated the account",
-	ActionPasswordChanged:      "changed the password",
-	ActionPasswordReset:        "reset the password (a generated one, to change at the next sign-in)",
-	ActionMFAEnrolled:          "set up two-step sign-in",
-	ActionMFATurnedOff:         "turned two-step sign-in off",
-	ActionMFAReset:             "reset two-step sign-in (to set up again at the next sign-in)",
-	ActionRecoveryCodesRenewed: "replaced the recovery codes",
-}
-
 // failedAccountWords words the refused attempts, before their reason.
 var failedAccountWords = map[string]string{
 	ActionPasswordChanged:      "tried to change the password",
@@ -99,28 +85,53 @@ var failedAccountWords = map[string]string{
 	ActionRecoveryCodesRenewed: "tried to replace the recovery codes",
 }
 
-// describeAccountEvent words an account entry, without the actor.
+// accountSentences are the account actions' rows of the table of sentences.
+func accountSentences() map[string]sentence {
+	return map[string]sentence{
+		ActionUserCreated: {did: func(e *entry) string {
+			return "created the account as " + article(roleWords(e.acc.Role)) + ", with a generated password to change at the first sign-in"
+		}},
+		ActionUserInvited: {did: func(e *entry) string {
+			return "invited them as " + article(roleWords(e.acc.Role)) + ", e-mailing a link that works once to choose a password"
+		}},
+		ActionRoleChanged: {did: func(e *entry) string {
+			return "changed the role from " + roleWords(e.acc.FromRole) + " to " + roleWords(e.acc.ToRole)
+		}},
+		ActionInvitationResent:     {did: says("e-mailed a new invitation link")},
+		ActionInvitationAccepted:   {did: says("accepted the invitation and chose a password")},
+		ActionUserDeactivated:      {did: says("deactivated the account")},
+		ActionUserReactivated:      {did: says("reactivated the account")},
+		ActionPasswordChanged:      {did: says("changed the password")},
+		ActionPasswordReset:        {did: says("reset the password (a generated one, to change at the next sign-in)")},
+		ActionMFAEnrolled:          {did: says("set up two-step sign-in")},
+		ActionMFATurnedOff:         {did: says("turned two-step sign-in off")},
+		ActionMFAReset:             {did: says("reset two-step sign-in (to set up again at the next sign-in)")},
+		ActionRecoveryCodesRenewed: {did: says("replaced the recovery codes")},
+	}
+}
+
+// roleWords names a role as the pages do ("sales rep"), never by its code.
+func roleWords(role string) string {
+	if role == "" {
+		return "user"
+	}
+	return strings.ToLower(models.Role(role).Label())
+}
+
+// describeAccountEvent words an account entry, without the actor: a refused attempt
+// by failedAccountWords and its reason, anything else by its row of the table.
 func describeAccountEvent(action string, d AccountDetails, failed bool) string {
 	if failed {
 		what, ok := failedAccountWords[action]
 		if !ok {
-			what = "tried " + action
+			what = "tried to " + strings.ReplaceAll(action, "_", " ")
 		}
 		if d.Reason != "" {
 			what += ": " + d.Reason
 		}
 		return what
 	}
-	switch action {
-	case ActionUserCreated:
-		return "created the account as " + d.Role + ", with a generated password to change at the first sign-in"
-	case ActionUserInvited:
-		return "invited them as " + d.Role + " (a one-time link to choose a password, e-mailed)"
-	case ActionRoleChanged:
-		return "changed the role from " + d.FromRole + " to " + d.ToRole
-	}
-	if words, ok := accountWords[action]; ok {
-		return words
-	}
-	return action
+	e := &entry{acc: d}
+	e.Action = action
+	return e.text()
 }

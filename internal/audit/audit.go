@@ -3,8 +3,8 @@
 // change it records) and the history people read (History, and its wording).
 //
 // An entry is about a subject: an application today, and merchants, users and
-// transactions as their rooms arrive. A new action is a constant here, a case in
-// describe (history.go), and a Record call in the use case that does it.
+// transactions as their rooms arrive. A new action is a constant here, its row in
+// the table of sentences (sentences.go), and a Record call in the use case that does it.
 package audit
 
 import (
@@ -99,9 +99,11 @@ const (
 // TerminalDetails is what the terminal entries keep: never card data (the
 // last four digits at most are not kept either).
 type TerminalDetails struct {
-	LaunchID   string `json:"launch_id,omitempty"`
-	Kind       string `json:"kind,omitempty"`
-	Amount     string `json:"amount,omitempty"`
+	LaunchID string `json:"launch_id,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	Amount   string `json:"amount,omitempty"`
+	// Tip is a tip launch's new tip (Amount is then the new total).
+	Tip        string `json:"tip,omitempty"`
 	LocationID string `json:"location_id,omitempty"`
 	Device     string `json:"device,omitempty"`
 	Reference  string `json:"reference,omitempty"`

@@ -25,19 +25,27 @@ func TestHistoryEntriesDescribeAndMergeChanges(t *testing.T) {
 		ev(ActionCreated, "Rita Rep", 1, `{}`),
 		ev("submitted", "", 0, `{}`),
 	}
+	entries := make([]*entry, len(rows))
+	for i, r := range rows {
+		entries[i] = newEntry(r)
+	}
 	var got []string
-	for _, e := range historyEntries(rows) {
-		got = append(got, e.Period()+" "+e.Actor+" "+e.Text)
+	for _, e := range historyEntries(entries) {
+		period := e.At.Format("15:04")
+		if !e.Until.IsZero() {
+			period += " to " + e.Until.Format("15:04")
+		}
+		got = append(got, period+" "+e.Actor+" "+e.Text)
 	}
 	want := []string{
-		"2026-03-01 14:59 UTC Ada Admin restored the application",
-		"2026-03-01 14:58 UTC Rita Rep deleted the application",
-		"2026-03-01 14:50 UTC Ada Admin reassigned the application from Sam to Rita Rep",
-		"2026-03-01 14:45 UTC Ada Admin revealed Owner 1 SSN",
-		"2026-03-01 14:20 to 14:30 UTC Rita Rep changed Business: Legal name; Owner 2: First name, added; Merchant contact: Contact e-mail",
-		"2026-03-01 14:02 UTC Rita Rep changed Business: TIN",
-		"2026-03-01 14:01 UTC Rita Rep created the application",
-		"2026-03-01 14:00 UTC  submitted the application",
+		"14:59 Ada Admin restored the application",
+		"14:58 Rita Rep deleted the application",
+		"14:50 Ada Admin reassigned the application from Sam to Rita Rep",
+		"14:45 Ada Admin revealed Owner 1 SSN",
+		"14:20 to 14:30 Rita Rep changed Business: Legal name; Owner 2: First name, added; Merchant contact: Contact e-mail",
+		"14:02 Rita Rep changed Business: TIN",
+		"14:01 Rita Rep created the application",
+		"14:00  submitted the application",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("history:\n%q\nwant\n%q", got, want)

@@ -1,13 +1,11 @@
 package audit
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/payportal/portal/internal/applications"
 	"github.com/payportal/portal/internal/drafts"
 )
 
@@ -24,35 +22,17 @@ type HistoryEntry struct {
 	Text string
 }
 
-// Period says when it happened, as a time or a span of times ("2026-11-21 14:02 to 14:20 UTC").
-func (h HistoryEntry) Period() string {
-	start := h.At.UTC().Format("2006-01-02 15:04")
-	if h.Until.IsZero() {
-		return start + " UTC"
-	}
-	end := h.Until.UTC()
-	switch {
-	case end.Format("2006-01-02 15:04") == start:
-		return start + " UTC"
-	case end.Format("2006-01-02") == h.At.UTC().Format("2006-01-02"):
-		return start + " to " + end.Format("15:04") + " UTC"
-	}
-	return start + " to " + end.Format("2006-01-02 15:04") + " UTC"
-}
-
 // mergeWindow is how close consecutive changes by one person must be to show as one line.
 // Autosave records a change per section save; one line per sitting reads better.
 const mergeWindow = 15 * time.Minute
 
-// historyEntries turns audit rows (newest first) into lines, merging runs of changes by the
-// same person that follow each other within mergeWindow. The rows themselves are never
+// historyEntries turns audit entries (newest first) into lines, merging runs of changes by
+// the same person that follow each other within mergeWindow. The rows themselves are never
 // merged: the trail stays append-only.
-func historyEntries(rows []row) []HistoryEntry {
+func historyEntries(entries []*entry) []HistoryEntry {
 	var out []HistoryEntry
 	var fields [][]string // per line, the merged changed fields
-	for _, r := range rows {
-		var d Details
-		_ = json.Unmarshal(r.Details, &d) // unknown or empty details just show less
+	for _, r := range entries {
 		if n := len(out); n > 0 && r.Action == ActionChanged && out[n-1].Action == ActionChanged &&
 			out[n-1].Actor == r.ActorName && out[n-1].At.Sub(r.CreatedAt) <= mergeWindow {
 			last := &out[n-1]
@@ -64,7 +44,7 @@ func historyEntries(rows []row) []HistoryEntry {
 			last.Text = describeChange(fields[n-1])
 			continue
 		}
-		out = append(out, HistoryEntry{At: r.CreatedAt, Actor: r.ActorName, Action: r.Action, Text: describeEvent(r, d)})
+		out = append(out, HistoryEntry{At: r.CreatedAt, Actor: r.ActorName, Action: r.Action, Text: r.text()})
 		fields = append(fields, slices.Clone([]string(r.Fields)))
 	}
 	return out
@@ -88,52 +68,6 @@ func mergeFields(earlier, later []string) []string {
 		}
 	}
 	return out
-}
-
-func describeEvent(r row, d Details) string {
-	switch r.Action {
-	case ActionCreated:
-		if d.Batch != "" {
-			return "created the application from an imported file (row " + strconv.Itoa(d.Row) + ")"
-		}
-		return "created the application"
-	case ActionChanged:
-		return describeChange(r.Fields)
-	case ActionRevealed:
-		return "revealed " + strings.Join(fieldLabels(r.Fields), ", ")
-	case ActionReassigned:
-		return "reassigned the application from " + orSomeone(d.FromName) + " to " + orSomeone(d.ToName)
-	case ActionDeleted:
-		return "deleted the application"
-	case ActionRestored:
-		return "restored the application"
-	case ActionSubmitted:
-		return "submitted the application"
-	case ActionReminderSent:
-		return describeReminder(d)
-	case ActionRemindersPaused:
-		return "paused the reminders"
-	case ActionRemindersResumed:
-		return "resumed the reminders"
-	case ActionImported: // an update; a creation is ActionCreated with the batch
-		return describeImport(r.Fields, d)
-	case ActionMessageLinkViewed:
-		return "viewed the link of a held e-mail"
-	default:
-		if text, ok := describeSubmissionEvent(r.Action, d); ok {
-			return text
-		}
-		if text, ok := describeTerminalEvent(r); ok {
-			return text
-		}
-		if text, ok := describePaymentEvent(r.Action, r.Details); ok {
-			return text
-		}
-		if text, ok := describeMerchantEvent(r.Action, d); ok {
-			return text
-		}
-	}
-	return r.Action
 }
 
 func orSomeone(name string) string {
@@ -181,24 +115,6 @@ func fieldLabels(fields []string) []string {
 		}
 	}
 	return out
-}
-
-// describeSubmissionEvent words the audit entries of the submission and of what
-// follows it (opens, upstream states) for the history; the portal is the actor.
-func describeSubmissionEvent(action string, d Details) (string, bool) {
-	switch action {
-	case ActionLinked:
-		return "created the merchant's link at the processor and e-mailed it to the merchant", true
-	case ActionSubmissionFailed:
-		return "stopped the submission: " + d.Message, true
-	case ActionHandoffResent:
-		return "e-mailed the merchant's link again", true
-	case ActionOpened:
-		return "recorded that the merchant opened the link", true
-	case ActionUpstreamStatus:
-		return "received the processor's status: " + applications.UpstreamStatusLabel(d.Status), true
-	}
-	return "", false
 }
 
 // describeReminder words a reminder sent; the portal is the actor.

@@ -6,57 +6,58 @@ import (
 	"github.com/payportal/portal/internal/states"
 )
 
-// describeMerchantEvent words the entries of a merchant's trail.
-func describeMerchantEvent(action string, d Details) (string, bool) {
-	area := map[string]string{"payments": "the payment account (oid and token)", "terminals": "the terminal cloud API key"}[d.Area]
-	if area == "" {
-		area = "the credentials"
+// The words of a merchant's trail (its rows are in sentences.go).
+
+// credentialArea names what a credentials entry concerns.
+func credentialArea(d Details) string {
+	switch d.Area {
+	case "payments":
+		return "the payment account (oid and token)"
+	case "terminals":
+		return "the terminal cloud API key"
 	}
-	switch action {
-	case ActionMerchantBoarded:
-		return "recorded that the processor boarded the merchant", true
-	case ActionCredentialsSet:
-		if d.Source == "sandbox" {
-			return "fetched " + area + " from the sandbox", true
-		}
-		return "entered " + area, true
-	case ActionCredentialsTested:
-		outcome := "it failed"
-		if d.OK != nil && *d.OK {
-			outcome = "it worked"
-		}
-		if d.Location != "" {
-			area += " at location " + d.Location
-		}
-		return "tested " + area + ": " + outcome, true
-	case ActionCredentialsFetchFailed:
-		return "could not fetch the credentials from the sandbox: " + d.Message, true
-	case ActionLocationAdded:
-		return "added terminal location " + d.Location, true
-	case ActionLocationChanged:
-		return "changed terminal location " + d.Location, true
-	case ActionLocationRemoved:
-		return "removed terminal location " + d.Location, true
-	case ActionMemberInvited:
-		return "gave " + orSomeone(d.MemberName) + " access: " + permissionList(d.Permissions), true
-	case ActionPermissionsChanged:
-		return "changed the permissions of " + orSomeone(d.MemberName) + " to: " + permissionList(d.Permissions), true
-	case ActionMemberRemoved:
-		return "removed " + orSomeone(d.MemberName) + " from the merchant", true
-	case ActionMerchantSuspended:
-		text := "suspended the merchant's payments and terminals"
-		if d.Message != "" {
-			text += ": " + d.Message
-		}
-		return text, true
-	case ActionMerchantResumed:
-		return "resumed the merchant's payments and terminals", true
-	case ActionMerchantAlert:
-		return "recorded that the processor now says " + states.Upstream(d.Status).Label + " for this boarded merchant (not applied: an admin decides)", true
-	case ActionMerchantAlertResolved:
-		return "decided about the processor's " + strings.ToLower(states.Upstream(d.Status).Label) + ": " + d.Message, true
+	return "the credentials"
+}
+
+func wordCredentialsSet(e *entry) string {
+	if e.d.Source == "sandbox" {
+		return "fetched " + credentialArea(e.d) + " from the sandbox"
 	}
-	return "", false
+	return "entered " + credentialArea(e.d)
+}
+
+func wordCredentialsTested(e *entry) string {
+	area := credentialArea(e.d)
+	if e.d.Location != "" {
+		area += " at location " + e.d.Location
+	}
+	if e.d.OK != nil && *e.d.OK {
+		return "tested " + area + ": it worked"
+	}
+	return "tested " + area + ": it failed" + because(e.d.Message)
+}
+
+// location names a terminal location of an entry.
+func location(d Details) string {
+	if d.Location == "" {
+		return "a terminal location"
+	}
+	return "terminal location " + d.Location
+}
+
+func wordMerchantAlert(e *entry) string {
+	if e.d.Status == "" {
+		return "recorded news from the processor about this boarded merchant (not applied: an admin decides)"
+	}
+	return "recorded that the processor now says " + states.Upstream(e.d.Status).Label + " for this boarded merchant (not applied: an admin decides)"
+}
+
+func wordAlertResolved(e *entry) string {
+	about := "the processor's news"
+	if e.d.Status != "" {
+		about = "the processor's “" + states.Upstream(e.d.Status).Label + "”"
+	}
+	return "decided about " + about + saying(e.d.Message)
 }
 
 // permissionList joins permissions already worded by the merchants room.

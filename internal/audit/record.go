@@ -53,11 +53,14 @@ func Message(id uuid.UUID) Subject { return Subject{Kind: SubjectMessage, ID: id
 type Event struct {
 	Subject Subject
 	// Actor is who acted; nil when the portal itself did (a job, a webhook).
-	Actor   *uuid.UUID
-	Action  string
-	Fields  []string
-	Details any
-	At      time.Time
+	Actor *uuid.UUID
+	// ActorKey is the partner API key that acted; when nil, Record takes the key the
+	// context acts through (WithAPIKey), if any.
+	ActorKey *uuid.UUID
+	Action   string
+	Fields   []string
+	Details  any
+	At       time.Time
 	// Outcome says whether the act succeeded; empty is Succeeded. A refused attempt
 	// worth auditing (a wrong current password) is recorded as Failed, on its own.
 	Outcome Outcome
@@ -76,7 +79,7 @@ const (
 )
 
 // columns are audit_events' columns in the order of row.
-const columns = `subject_kind, subject_id, actor_id, action, fields, details, created_at, outcome, client_address`
+const columns = `subject_kind, subject_id, actor_id, action, fields, details, created_at, outcome, client_address, actor_key_id`
 
 // Record appends e to its subject's trail. Pass the transaction of the change it
 // records, so that both happen or neither does.
@@ -86,7 +89,7 @@ func Record(ctx context.Context, q database.Querier, e Event) error {
 		return err
 	}
 	_, err = q.Exec(ctx, `INSERT INTO audit_events (`+columns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, row...)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, row...)
 	if err != nil {
 		return fmt.Errorf("record %s event: %w", e.Action, err)
 	}
@@ -115,7 +118,7 @@ func (e Event) row(ctx context.Context) ([]any, error) {
 	if addr == "" {
 		addr = ClientAddressOf(ctx)
 	}
-	return []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At, string(outcome), inet(addr)}, nil
+	return []any{string(e.Subject.Kind), e.Subject.ID, e.Actor, e.Action, fields, details, e.At, string(outcome), inet(addr), e.keyActor(ctx)}, nil
 }
 
 // inet is addr as audit_events.client_address takes it: nil when it is none or not an
@@ -137,15 +140,15 @@ func RecordAll(ctx context.Context, q database.Querier, events ...Event) error {
 		return nil
 	}
 	values := make([]string, 0, len(events))
-	args := make([]any, 0, 9*len(events))
+	args := make([]any, 0, 10*len(events))
 	for _, e := range events {
 		row, err := e.row(ctx)
 		if err != nil {
 			return err
 		}
 		n := len(args)
-		values = append(values, fmt.Sprintf("($%d, $%d::uuid, $%d::uuid, $%d, $%d::text[], $%d::jsonb, $%d::timestamptz, $%d, $%d::inet)",
-			n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8, n+9))
+		values = append(values, fmt.Sprintf("($%d, $%d::uuid, $%d::uuid, $%d, $%d::text[], $%d::jsonb, $%d::timestamptz, $%d, $%d::inet, $%d::uuid)",
+			n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8, n+9, n+10))
 		args = append(args, row...)
 	}
 	_, err := q.Exec(ctx, `INSERT INTO audit_events (`+columns+`)

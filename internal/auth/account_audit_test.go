@@ -144,7 +144,7 @@ func TestEveryAccountChangeIsAudited(t *testing.T) {
 		t.Fatalf("the user page: %d", page.Status)
 	}
 	for _, want := range []string{`data-action="user_reactivated" data-outcome="success"`, `data-action="password_changed" data-outcome="failure"`,
-		"tried to change the password: the current password typed was wrong", "changed the role from Sales rep to Admin",
+		"tried to change the password: the current password typed was wrong", "changed the role from sales rep to admin",
 		"<td data-label=\"From\">" + local + "</td>", `<time datetime="`} {
 		if !strings.Contains(page.Body, want) {
 			t.Errorf("the user page lacks %q", want)

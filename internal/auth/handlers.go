@@ -75,13 +75,6 @@ func (h *Handlers) Login(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	// The browser tells its time zone (app.js fills the field); it becomes
-	// the user's until they choose another.
-	if user.TimeZone == "" {
-		if err := h.service.SetTimeZone(c.Request().Context(), user, c.FormValue("tz"), false); err != nil && !errors.Is(err, ErrUnknownTimeZone) {
-			return err
-		}
-	}
 	return h.passwordAccepted(c, user, page.Next)
 }
 

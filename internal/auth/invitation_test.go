@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil"
 	"github.com/payportal/portal/internal/testutil/apptest"
@@ -87,6 +88,35 @@ func TestInvitedUserChoosesTheirPasswordOnce(t *testing.T) {
 	res := again.PostForm(path, url.Values{"new_password": {"another long phrase here"}, "confirm_password": {"another long phrase here"}})
 	if res.Status != http.StatusNotFound {
 		t.Fatalf("used link accepted a new password: %d", res.Status)
+	}
+}
+
+// The first session after accepting an invitation shows times in the
+// browser's zone: the zone app.js keeps in a cookie becomes the user's.
+func TestInvitationSignInTakesTheBrowsersZone(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	_, pw := env.CreateUser(t, "admin@example.com", models.RoleAdmin)
+	admin := env.Client(t)
+	admin.Login("admin@example.com", pw)
+	path := invite(t, env, admin, "kiran@example.com")
+
+	guest := env.Client(t)
+	guest.SetCookie(auth.BrowserZoneCookie, url.QueryEscape("Asia/Kathmandu"))
+	guest.Get(path)
+	ok := guest.PostForm(path, url.Values{"new_password": {"a long and private phrase"}, "confirm_password": {"a long and private phrase"}})
+	if ok.Status != http.StatusSeeOther {
+		t.Fatalf("accept: %d %s\n%s", ok.Status, ok.Location, ok.Body)
+	}
+	var zone string
+	env.DB.Gorm.Raw("SELECT time_zone FROM users WHERE email = ?", "kiran@example.com").Scan(&zone)
+	if zone != "Asia/Kathmandu" {
+		t.Fatalf("zone after accepting the invitation: %q", zone)
+	}
+	res := guest.PostForm("/applications", nil)
+	page := guest.Get(res.Location)
+	if want := env.Clock.Now().In(mustZone(t, "Asia/Kathmandu")).Format("2006-01-02 15:04 MST"); !strings.Contains(page.Body, want) {
+		t.Fatalf("the first session's page does not show %q", want)
 	}
 }
 

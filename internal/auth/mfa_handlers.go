@@ -22,6 +22,9 @@ const mfaPendingLifetime = 10 * time.Minute
 // code page, or to set-up when the role requires MFA and none is set up.
 func (h *Handlers) passwordAccepted(c echo.Context, u *models.User, next string) error {
 	ctx := c.Request().Context()
+	if err := h.adoptBrowserZone(c, u); err != nil {
+		return err
+	}
 	required, err := h.service.MFARequired(ctx, u)
 	if err != nil {
 		return err
@@ -50,6 +53,9 @@ func (h *Handlers) passwordAccepted(c echo.Context, u *models.User, next string)
 // startSession signs u in fully. strict (MFA in use or required) gives the
 // session the 15-minute idle limit.
 func (h *Handlers) startSession(c echo.Context, u *models.User, strict bool) error {
+	if err := h.adoptBrowserZone(c, u); err != nil {
+		return err
+	}
 	idle := h.idle
 	if strict || u.MFAEnabled() {
 		idle = min(idle, StrictIdleTimeout)

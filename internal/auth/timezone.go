@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -37,6 +38,35 @@ func (s *Service) SetTimeZone(ctx context.Context, u *models.User, name string, 
 	}
 	u.TimeZone = name
 	return nil
+}
+
+// BrowserZoneCookie is where app.js keeps the browser's time zone, so that any
+// way of signing in (a password, an invitation, a reset link, the second step)
+// can make it the user's, also when its form has no "tz" field.
+const BrowserZoneCookie = "portal_tz"
+
+// adoptBrowserZone makes the browser's time zone the user's when they have
+// none yet, so the first session after signing in (by any way) shows times
+// where they are. The zone comes from the form's "tz" field (app.js fills
+// it) or the cookie app.js sets; one that is not a zone is ignored.
+func (h *Handlers) adoptBrowserZone(c echo.Context, u *models.User) error {
+	if u.TimeZone != "" {
+		return nil
+	}
+	zone := c.FormValue("tz")
+	if zone == "" {
+		if ck, err := c.Cookie(BrowserZoneCookie); err == nil {
+			zone, _ = url.QueryUnescape(ck.Value)
+		}
+	}
+	if zone == "" {
+		return nil
+	}
+	err := h.service.SetTimeZone(c.Request().Context(), u, zone, false)
+	if errors.Is(err, ErrUnknownTimeZone) {
+		return nil
+	}
+	return err
 }
 
 type timeZonePage struct {

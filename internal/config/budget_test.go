@@ -23,7 +23,7 @@ func budgetOf(t *testing.T, vars map[string]string, l config.DatabaseLimits) (co
 	return config.PoolBudget(c, l)
 }
 
-// Three replicas with the default pool (44 each) outgrew a stock Postgres: a
+// Three replicas with the default pool (44 each then) outgrew a stock Postgres: a
 // burst got "too many clients already". Their share now bounds the pool.
 func TestPoolFollowsTheConnectionBudget(t *testing.T) {
 	for _, tc := range []struct {
@@ -32,7 +32,7 @@ func TestPoolFollowsTheConnectionBudget(t *testing.T) {
 		limits config.DatabaseLimits
 		pool   int
 	}{
-		{"one replica keeps what the workers use", nil, stock, 44},
+		{"one replica keeps what the workers use", nil, stock, 48},
 		{"three replicas share 100 - 3 - 5", map[string]string{"PORTAL_REPLICAS": "3"}, stock, 30},
 		{"the headroom is configurable", map[string]string{"PORTAL_REPLICAS": "3", "PORTAL_DB_HEADROOM": "14"}, stock, 27},
 		{"a database limit counts", map[string]string{"PORTAL_REPLICAS": "2"},
@@ -60,7 +60,7 @@ func TestBudgetSpellsOutItsArithmetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "max_connections 100 - 3 reserved - 5 headroom = 92; / 3 replicas = 30 per replica; pool 30 (the workers and web requests would use 44)"
+	want := "max_connections 100 - 3 reserved - 5 headroom = 92; / 3 replicas = 30 per replica; pool 30 (the workers and web requests would use 48)"
 	if got := b.Arithmetic(); got != want || !b.Fits() {
 		t.Errorf("arithmetic %q (fits %v), want %q", got, b.Fits(), want)
 	}

@@ -80,6 +80,10 @@ type Config struct {
 	// Terminals tunes the following of card-terminal transactions.
 	Terminals TerminalsConfig
 	Payments  PaymentsConfig
+	// API tunes the partner API.
+	API APIConfig
+	// Webhooks tunes the partner webhooks' deliveries (internal/webhooks).
+	Webhooks WebhooksConfig
 }
 
 // WorkerConfig configures the background job workers (River) of this instance.
@@ -95,6 +99,9 @@ type WorkerConfig struct {
 	// MailConcurrency bounds the e-mail deliveries this instance works at once, on a
 	// queue of their own so they never wait behind pushes.
 	MailConcurrency int
+	// WebhookConcurrency bounds the partner webhooks' deliveries this instance works at
+	// once, on a queue of their own so a slow receiver never holds up pushes or e-mails.
+	WebhookConcurrency int
 	// LeaseTTL is how long a running job's lease lasts without being renewed: the jobs
 	// of a process that died are worked again about this long after it died.
 	LeaseTTL time.Duration
@@ -261,6 +268,8 @@ func read(r *reader) *Config {
 	c.Terminals = readTerminals(r)
 	c.Processor = readProcessor(r, c)
 	c.Payments = readPayments(r)
+	c.API = readAPI(r)
+	c.Webhooks = readWebhooks(r, c.IsProduction())
 	c.Storage = StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),
@@ -285,14 +294,15 @@ func read(r *reader) *Config {
 		TLSPolicy: r.oneOf("PORTAL_SMTP_TLS", "mandatory", "mandatory", "opportunistic", "none"),
 	}
 	c.Workers = WorkerConfig{
-		Run:             r.boolean("PORTAL_RUN_WORKERS", true),
-		Concurrency:     r.integer("PORTAL_WORKER_CONCURRENCY", 4, 1, 1000),
-		PushConcurrency: r.integer("PORTAL_PUSH_CONCURRENCY", 64, 1, 1000),
-		MailConcurrency: r.integer("PORTAL_MAIL_CONCURRENCY", 8, 1, 1000),
-		LeaseTTL:        r.durationBetween("PORTAL_JOB_LEASE", 15*time.Second, 3*time.Second, 10*time.Minute),
-		JobTimeout:      r.duration("PORTAL_JOB_TIMEOUT", 5*time.Minute),
-		RescueAfter:     r.duration("PORTAL_JOB_RESCUE_AFTER", 15*time.Minute),
-		ShutdownTimeout: r.duration("PORTAL_WORKER_SHUTDOWN_TIMEOUT", 25*time.Second),
+		Run:                r.boolean("PORTAL_RUN_WORKERS", true),
+		Concurrency:        r.integer("PORTAL_WORKER_CONCURRENCY", 4, 1, 1000),
+		PushConcurrency:    r.integer("PORTAL_PUSH_CONCURRENCY", 64, 1, 1000),
+		MailConcurrency:    r.integer("PORTAL_MAIL_CONCURRENCY", 8, 1, 1000),
+		WebhookConcurrency: r.integer("PORTAL_WEBHOOK_CONCURRENCY", 16, 1, 1000),
+		LeaseTTL:           r.durationBetween("PORTAL_JOB_LEASE", 15*time.Second, 3*time.Second, 10*time.Minute),
+		JobTimeout:         r.duration("PORTAL_JOB_TIMEOUT", 5*time.Minute),
+		RescueAfter:        r.duration("PORTAL_JOB_RESCUE_AFTER", 15*time.Minute),
+		ShutdownTimeout:    r.duration("PORTAL_WORKER_SHUTDOWN_TIMEOUT", 25*time.Second),
 	}
 	if c.Workers.RescueAfter <= c.Workers.JobTimeout {
 		r.fail("PORTAL_JOB_RESCUE_AFTER", "must be longer than PORTAL_JOB_TIMEOUT, or running jobs would be retried while still running")
@@ -320,11 +330,13 @@ func read(r *reader) *Config {
 const webConnections = 16
 
 // defaultPoolSize sizes the database pool to the workers: every housekeeping and e-mail
-// worker, a quarter of the push workers, and webConnections for web requests.
+// worker, a quarter of the push workers and of the webhook workers (a delivery holds a
+// connection only to read its event and record its answer, never while it waits on the
+// receiver), and webConnections for web requests.
 func defaultPoolSize(w WorkerConfig) int {
 	n := webConnections
 	if w.Run {
-		n += w.Concurrency + w.MailConcurrency + (w.PushConcurrency+3)/4
+		n += w.Concurrency + w.MailConcurrency + (w.PushConcurrency+3)/4 + (w.WebhookConcurrency+3)/4
 	}
 	return min(n, 500)
 }

@@ -42,8 +42,9 @@ func TestDefaults(t *testing.T) {
 	if w.PushConcurrency != 64 || w.MailConcurrency != 8 || w.Concurrency != 4 || w.LeaseTTL != 15*time.Second {
 		t.Errorf("worker defaults: %+v", w)
 	}
-	// The pool: 16 for web requests, every housekeeping and e-mail worker, a quarter of the push workers.
-	if c.DBMaxConns != 16+4+8+16 {
+	// The pool: 16 for web requests, every housekeeping and e-mail worker, a quarter of the
+	// push workers and of the webhook workers.
+	if c.DBMaxConns != 16+4+8+16+4 {
 		t.Errorf("pool of %d connections by default", c.DBMaxConns)
 	}
 }
@@ -54,7 +55,7 @@ func TestPoolIsSizedToTheWorkers(t *testing.T) {
 		vars map[string]string
 		want int32
 	}{
-		{map[string]string{"PORTAL_PUSH_CONCURRENCY": "200"}, 16 + 4 + 8 + 50},
+		{map[string]string{"PORTAL_PUSH_CONCURRENCY": "200"}, 16 + 4 + 8 + 50 + 4},
 		{map[string]string{"PORTAL_RUN_WORKERS": "false"}, 16},
 		{map[string]string{"PORTAL_DB_MAX_CONNS": "30"}, 30},
 	} {

@@ -37,7 +37,10 @@ func basicDocs() []Doc {
 		{Name: "PORTAL_LOG_LEVEL", Section: secBasics, Meaning: "the least severe log level written"},
 		{Name: "PORTAL_LISTEN_ADDR", Section: secBasics, Meaning: "address the portal serves on"},
 		{Name: "PORTAL_PUBLIC_URL", Section: secBasics, Default: "http://LISTEN_ADDR", Meaning: "the address people use, in links and e-mails; `https://` makes cookies always Secure"},
-		{Name: "PORTAL_TRUST_PROXY", Section: secBasics, Meaning: "believe `X-Forwarded-For` and `X-Forwarded-Proto` (only behind your own proxy)"},
+		{Name: "PORTAL_INSTANCE_NAME", Section: secBasics, Default: "the host's name", Meaning: "names this replica in the job queue (`river_job.attempted_by`) and in the terminal follower's leases"},
+		{Name: "PORTAL_DRAIN_PERIOD", Section: secBasics, Default: "5s in production, 0 in development", Meaning: "after SIGTERM, how long `/readyz` answers 503 \"draining\" while requests are still served, before the listener closes; longer than the balancer takes to notice"},
+		{Name: "PORTAL_TRUSTED_PROXIES", Section: secBasics, Accepts: "addresses or CIDRs, comma-separated (10.0.0.0/24, 127.0.0.1)", Meaning: "the proxies in front of the portal: only from them are `X-Forwarded-For` and `X-Forwarded-Proto` believed, and the client is the rightmost forwarded address that is not one of them"},
+		{Name: "PORTAL_TRUST_PROXY", Section: secBasics, Default: "true when `PORTAL_TRUSTED_PROXIES` is set", Meaning: "no longer needed: `true` alone (which trusted every private address) is refused; set `PORTAL_TRUSTED_PROXIES`"},
 		{Name: "PORTAL_RESELLER_NAME", Section: secBasics, Meaning: "the reseller's name, shown in pages and e-mails"},
 		{Name: "PORTAL_METRICS_TOKEN", Section: secBasics, Meaning: "bearer token `/metrics` requires when set; without it the endpoint is open to whoever reaches it"},
 		{Name: "PORTAL_SEED_EXAMPLES", Section: secBasics, Default: "false (`make run`: true)", Meaning: "add two example pricing models to an empty database"},
@@ -48,6 +51,9 @@ func basicDocs() []Doc {
 		{Name: "PORTAL_PASSWORD_HASH_CONCURRENCY", Section: secSecurity, Default: "0 (the number of CPUs)", Meaning: "password hashes (19 MiB each) computed at once"},
 		{Name: "PORTAL_ENCRYPTION_KEYS", Section: secSecurity, Default: "required", Meaning: "key ring for personal data, documents and secret links: `id:base64(32 bytes)[,id:key...]` (`make run` creates one under `.data/`)"},
 		{Name: "PORTAL_ENCRYPTION_ACTIVE_KEY", Section: secSecurity, Default: "the only key", Meaning: "id of the key that seals new values; the others still open older ones"},
+		{Name: "PORTAL_API_RATE_LIMIT", Section: secSecurity, Meaning: "requests one partner API key may make a minute, counted in Postgres across replicas; more are answered 429 with `Retry-After`"},
+		{Name: "PORTAL_WEBHOOKS_TIMEOUT", Section: secSecurity, Meaning: "one delivery of a partner webhook: connecting, sending and the receiver's answer"},
+		{Name: "PORTAL_WEBHOOKS_ALLOW_PRIVATE", Section: secSecurity, Meaning: "let partner webhooks reach private, loopback and link-local addresses and plain `http://` (tests and `make run`); refused with `PORTAL_ENV=production`"},
 	}
 }
 
@@ -55,11 +61,14 @@ func databaseDocs() []Doc {
 	return []Doc{
 		{Name: "PORTAL_DATABASE_URL", Section: secDatabase, Default: "required", Meaning: "PostgreSQL connection URL (`make run` starts a local cluster and sets it)"},
 		{Name: "DATABASE_URL", Section: secDatabase, Meaning: "read when `PORTAL_DATABASE_URL` is not set"},
-		{Name: "PORTAL_DB_MAX_CONNS", Section: secDatabase, Default: "16 + workers (44)", Meaning: "pool size shared by web requests and background jobs: 16 for web requests, one per housekeeping and e-mail worker, one per four push workers"},
+		{Name: "PORTAL_DB_MAX_CONNS", Section: secDatabase, Default: "the connection budget's share, at most 16 + workers (48)", Meaning: "pool size shared by web requests and background jobs, instead of the budget's share (docs/operations.md, Connection budget): 16 for web requests, one per housekeeping and e-mail worker, one per four push and four webhook workers"},
+		{Name: "PORTAL_REPLICAS", Section: secDatabase, Meaning: "replicas sharing the database at most, the extra one of a rolling restart included; each replica's pool is its share of the database's connections"},
+		{Name: "PORTAL_DB_HEADROOM", Section: secDatabase, Meaning: "database connections left for people and tools (psql, a backup, `portal migrate`) when the replicas' pools are sized"},
 		{Name: "PORTAL_RUN_WORKERS", Section: secDatabase, Meaning: "work background jobs in this instance; `false` makes a web-only instance (it still queues jobs)"},
 		{Name: "PORTAL_WORKER_CONCURRENCY", Section: secDatabase, Meaning: "housekeeping jobs (reconciler, clean-ups, reminders, imports) worked at once, on the `default` queue"},
 		{Name: "PORTAL_PUSH_CONCURRENCY", Section: secDatabase, Meaning: "pushes upstream worked at once, on their own `push` queue; a push spends nearly all its time waiting on the upstream"},
 		{Name: "PORTAL_MAIL_CONCURRENCY", Section: secDatabase, Meaning: "e-mail deliveries worked at once, on their own `mail` queue"},
+		{Name: "PORTAL_WEBHOOK_CONCURRENCY", Section: secDatabase, Meaning: "partner webhook deliveries worked at once, on their own `webhooks` queue; the pool grows by a quarter of it"},
 		{Name: "PORTAL_JOB_LEASE", Section: secDatabase, Meaning: "a running job's lease, renewed every third of it; a dead process's jobs are worked again about a lease and a third after it stopped"},
 		{Name: "PORTAL_JOB_TIMEOUT", Section: secDatabase, Meaning: "a job running longer is cancelled, unless its worker says otherwise"},
 		{Name: "PORTAL_JOB_RESCUE_AFTER", Section: secDatabase, Meaning: "River's last-resort retry of a job still marked running (must exceed `PORTAL_JOB_TIMEOUT`)"},

@@ -156,8 +156,9 @@ func (s *Service) Attach(ctx context.Context, u *models.User, a *models.Applicat
 		if err := s.docs.insert(ctx, tx, doc); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentAdded, map[string]any{
-			"document_id": doc.ID, "doc_type": doc.DocType, "display_name": doc.DisplayName, "size_bytes": doc.SizeBytes,
+		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentAdded, audit.DocumentDetails{
+			DocumentID: doc.ID.String(), DocType: doc.DocType, DocTitle: DocumentTypeLabel(doc.DocType),
+			DisplayName: doc.DisplayName, SizeBytes: doc.SizeBytes,
 		}))
 	})
 	if err != nil {
@@ -189,9 +190,10 @@ func (s *Service) Replace(ctx context.Context, u *models.User, a *models.Applica
 		if err := s.docs.softDelete(ctx, tx, cur.ID, doc.CreatedAt); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentReplaced, map[string]any{
-			"document_id": doc.ID, "replaced_document_id": cur.ID, "doc_type": doc.DocType,
-			"display_name": doc.DisplayName, "replaced_display_name": cur.DisplayName, "size_bytes": doc.SizeBytes,
+		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentReplaced, audit.DocumentDetails{
+			DocumentID: doc.ID.String(), ReplacedDocumentID: cur.ID.String(), DocType: doc.DocType,
+			DocTitle: DocumentTypeLabel(doc.DocType), DisplayName: doc.DisplayName,
+			ReplacedDisplayName: cur.DisplayName, SizeBytes: doc.SizeBytes,
 		}))
 	})
 	if err != nil {
@@ -220,8 +222,8 @@ func (s *Service) Delete(ctx context.Context, u *models.User, appID, docID uuid.
 			return err
 		}
 		doc = cur
-		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentDeleted, map[string]any{
-			"document_id": cur.ID, "doc_type": cur.DocType, "display_name": cur.DisplayName,
+		return audit.Record(ctx, tx, s.event(u, a.ID, audit.ActionDocumentDeleted, audit.DocumentDetails{
+			DocumentID: cur.ID.String(), DocType: cur.DocType, DocTitle: DocumentTypeLabel(cur.DocType), DisplayName: cur.DisplayName,
 		}))
 	})
 	return doc, err
@@ -291,7 +293,7 @@ func (s *Service) discard(ctx context.Context, key string) {
 }
 
 // event builds an audit entry; details name the document, never its bytes.
-func (s *Service) event(u *models.User, appID uuid.UUID, action string, details map[string]any) audit.Event {
+func (s *Service) event(u *models.User, appID uuid.UUID, action string, details audit.DocumentDetails) audit.Event {
 	return audit.Event{Subject: audit.Application(appID), Actor: &u.ID, Action: action, Details: details, At: s.now()}
 }
 

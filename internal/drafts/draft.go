@@ -172,11 +172,12 @@ type Owner struct {
 	// OwnershipPct is upstream percentOwnership.
 	OwnershipPct string `json:"ownership_pct" validate:"omitempty,not_negative,decimal,max_2dp,max_100"`
 	// DateOfBirth is upstream dob.
-	DateOfBirth string  `json:"date_of_birth" validate:"omitempty,iso_date"`
-	SSN         string  `json:"ssn" validate:"omitempty,ssn_format,ssn_issued"`
-	Address     Address `json:"address"`
-	Phone       string  `json:"phone" validate:"omitempty,phone"`
-	Email       string  `json:"email" validate:"omitempty,email"`
+	DateOfBirth string `json:"date_of_birth" validate:"omitempty,iso_date"`
+	// SSN is the owner's SSN, or their ITIN if they have no SSN.
+	SSN     string  `json:"ssn" validate:"omitempty,ssn_format,ssn_or_itin"`
+	Address Address `json:"address"`
+	Phone   string  `json:"phone" validate:"omitempty,phone"`
+	Email   string  `json:"email" validate:"omitempty,email"`
 	// IsControlPerson marks the one person who controls the business and signs; exactly
 	// one owner per application carries it.
 	IsControlPerson bool `json:"is_control_person"`

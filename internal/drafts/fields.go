@@ -199,7 +199,7 @@ var fieldTable = [...]fieldInfo{
 	{pattern: "owners.*.title", sent: "owners.*.title", label: "Title", missing: "enter the title", require: always},
 	{pattern: "owners.*.ownership_pct", sent: "owners.*.percentOwnership", label: "Ownership", missing: "enter the ownership percentage", require: beneficialOwners, kind: kindPercent, input: inputSpec{mode: "decimal", hint: hintPercent}},
 	{pattern: "owners.*.date_of_birth", sent: "owners.*.dob", label: "Date of birth", missing: "enter the date of birth", require: always, input: inputSpec{typ: "date"}},
-	{pattern: "owners.*.ssn", sent: "owners.*.ssn", label: "SSN", missing: "enter the SSN", require: always, sensitive: true, input: inputSpec{mode: "numeric", format: "ssn", hint: "Like 123-45-6789."}},
+	{pattern: "owners.*.ssn", sent: "owners.*.ssn", label: "SSN", missing: "enter the SSN", require: always, sensitive: true, input: inputSpec{mode: "numeric", format: "ssn", hint: "9 digits (###-##-####); an owner without an SSN gives their ITIN."}},
 	{pattern: "owners.*.address.line1", sent: "owners.*.address.line1", label: "Street address", missing: "enter the home street address", require: always},
 	{pattern: "owners.*.address.line2", sent: "owners.*.address.line2", label: "Address line 2"},
 	{pattern: "owners.*.address.city", sent: "owners.*.address.city", label: "City", missing: "enter the city of the home address", require: always},

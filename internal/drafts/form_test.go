@@ -68,7 +68,7 @@ func TestBindOwnersByID(t *testing.T) {
 	if len(d.Owners) != 2 || d.Owners[0].ID != "owner-1" || d.Owners[1].FirstName != "Samuel" || d.Owners[0].FirstName != "Jane" {
 		t.Fatalf("owners %+v", d.Owners)
 	}
-	if d.Owners[1].SSN != "219099999" || d.Owners[0].SSN != "123-45-6789" {
+	if d.Owners[1].SSN != "219099999" || d.Owners[0].SSN != "234-56-6789" {
 		t.Errorf("SSNs %q %q", d.Owners[0].SSN, d.Owners[1].SSN)
 	}
 	if d.Owners[0].IsControlPerson || !d.Owners[1].IsControlPerson || !d.OtherOwnersBelow25 {

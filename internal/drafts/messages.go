@@ -9,11 +9,11 @@ import (
 // Messages of the cross-field rules, shared with the tests so they cannot drift apart.
 const (
 	msgTINFormat        = "TIN must be an EIN of 9 digits, like 12-3456789."
-	msgTINFormatSole    = "TIN must be an EIN like 12-3456789 or, for a sole proprietor, the owner's SSN like 123-45-6789."
+	msgTINFormatSole    = "TIN must be an EIN like 12-3456789 or, for a sole proprietor, the owner's SSN or ITIN (9 digits, ###-##-####)."
 	msgTINPrefix        = "This is not a valid EIN: the IRS issues no EIN starting with these two digits."
-	msgTINNeither       = "This number is neither a valid EIN nor a valid SSN; check the digits."
+	msgTINNeither       = "This number is neither a valid EIN nor a valid SSN or ITIN; check the digits."
 	msgTINNotSSN        = "Only a sole proprietor can use an SSN as TIN; enter the business's EIN."
-	msgSSNNotIssued     = "This is not a valid SSN: none starts with 000, 666 or 9, or has 00 in the middle or 0000 at the end."
+	msgSSNNotIssued     = "This number was never issued as an SSN or ITIN; check the digits."
 	msgIncorporationFut = "Incorporation date cannot be in the future."
 	msgIncorporationOld = "Incorporation date must be in 1800 or later."
 	msgBirthFuture      = "Date of birth cannot be in the future."
@@ -53,8 +53,8 @@ func tagMessage(field, tag, param, value string) string {
 	case validation.TagBankAccount:
 		return "Account number must be 3 to 17 digits."
 	case validation.TagSSNFormat:
-		return "SSN must be 9 digits, like 123-45-6789."
-	case validation.TagSSNIssued:
+		return "SSN must be 9 digits (###-##-####)."
+	case validation.TagSSNIssued, validation.TagSSNOrITIN:
 		return msgSSNNotIssued
 	case validation.TagUSState:
 		return fmt.Sprintf("%s must be a two-letter US state code, like CA.", label)

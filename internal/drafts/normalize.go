@@ -21,7 +21,7 @@ func (d *Draft) Normalize() {
 	for _, s := range []*string{&b.Phone, &d.Contact.Phone} {
 		*s = normalizePhone(*s)
 	}
-	normalizeDigits(&b.TIN, validation.IsEIN(b.TIN) || validation.IsSSN(b.TIN))
+	normalizeDigits(&b.TIN, validation.IsEIN(b.TIN) || validation.IsSSNOrITIN(b.TIN))
 	normalizeAddress(&b.Address)
 	b.IncorporationState = upperIf(b.IncorporationState, validation.IsUSState)
 	for _, s := range []*string{&b.MonthlyVolume, &b.AverageTicket, &b.HighestTicket} {
@@ -32,7 +32,7 @@ func (d *Draft) Normalize() {
 	}
 	for i := range d.Owners {
 		o := &d.Owners[i]
-		normalizeDigits(&o.SSN, validation.IsSSN(o.SSN))
+		normalizeDigits(&o.SSN, validation.IsSSNOrITIN(o.SSN))
 		normalizeAddress(&o.Address)
 		normalizeAmount(&o.OwnershipPct, percent)
 		o.Phone = normalizePhone(o.Phone)

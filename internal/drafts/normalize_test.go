@@ -12,7 +12,7 @@ func TestNormalize(t *testing.T) {
 	d.Business.IncorporationState = "de"
 	d.Business.MonthlyVolume = "45,000.50"
 	d.Business.CardPresentPct = " 80 "
-	d.Owners[0].SSN = "123 45 6789"
+	d.Owners[0].SSN = "234 56 6789"
 	d.Owners[0].Address.State = "Calif" // invalid: kept as typed
 	d.Owners[0].OwnershipPct = "1,000"  // invalid percentage: kept as typed
 	d.Bank.RoutingNumber = "0114-0153-3"
@@ -27,7 +27,7 @@ func TestNormalize(t *testing.T) {
 		{d.Business.IncorporationState, "DE"},
 		{d.Business.MonthlyVolume, "45000.50"},
 		{d.Business.CardPresentPct, "80"},
-		{d.Owners[0].SSN, "123456789"},
+		{d.Owners[0].SSN, "234566789"},
 		{d.Owners[0].Address.State, "Calif"},
 		{d.Owners[0].OwnershipPct, "1,000"},
 		{d.Bank.RoutingNumber, "011401533"},
@@ -65,7 +65,7 @@ func TestSensitiveFields(t *testing.T) {
 	fields := d.SensitiveFields()
 	want := []struct{ field, key, value string }{
 		{"business.tin", "business.tin", "12-3456789"},
-		{"owners.0.ssn", "owners.owner-1.ssn", "123-45-6789"},
+		{"owners.0.ssn", "owners.owner-1.ssn", "234-56-6789"},
 		{"owners.1.ssn", "owners.owner-2.ssn", "234-56-7890"},
 		{"bank.account_number", "bank.account_number", "000123456789"},
 	}
@@ -90,7 +90,7 @@ func TestTaxID(t *testing.T) {
 		t.Errorf("TaxID = %q", d.TaxID())
 	}
 	d.Business.TIN = ""
-	if d.TaxID() != "123-45-6789" {
+	if d.TaxID() != "234-56-6789" {
 		t.Errorf("sole proprietor without TIN: TaxID = %q", d.TaxID())
 	}
 	d.Business.EntityType = EntityLLC

@@ -65,7 +65,10 @@ var draftValidator = sync.OnceValue(func() *validator.Validate {
 // and numbers within their range. The rules, beyond the formats in the struct tags (see
 // package validation):
 //   - business.tin: an EIN with an issued prefix; a sole proprietor (or a draft whose entity
-//     type is not chosen yet) may give an SSN instead.
+//     type is not chosen yet) may give an SSN or ITIN instead.
+//   - owners' SSNs: an SSN the SSA can have issued (not 000, 666 or 9XX, no 00 group or
+//     0000 serial, no number published in advertising, not 123-45-6789), or an ITIN (9XX
+//     with the IRS's middle digits), which a person without an SSN gives.
 //   - incorporation date: not in the future, not before 1800.
 //   - owners' dates of birth: not in the future, at most 120 years ago, and at least 18
 //     years old on now (someone born on 29 February turns 18 on 1 March in common years).
@@ -83,7 +86,8 @@ func (d *Draft) Validate(now time.Time) FieldErrors {
 	errs := FieldErrors{}
 	// Text that is not text, or too long, is refused first and blanked in the copy, so the
 	// other rules never run on it (nor a regular expression on a megabyte).
-	for field := range t.checkBounds(errs) {
+	unstorable := t.checkBounds(errs)
+	for field := range unstorable {
 		_ = t.Set(field, "") // checkBounds reports only fields of t
 	}
 	err := draftValidator().Struct(&t)
@@ -104,6 +108,7 @@ func (d *Draft) Validate(now time.Time) FieldErrors {
 	}
 	t.checkRanges(errs)
 	t.checkCrossField(today(now), errs)
+	t.forgiveBankLeftToMerchant(errs, unstorable)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -147,4 +152,18 @@ func trimStrings(v reflect.Value) {
 func today(now time.Time) time.Time {
 	y, m, d := now.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// forgiveBankLeftToMerchant drops the deposit account's messages when it is left to the
+// merchant: it is then neither asked for nor sent, and a value kept from before the box
+// was ticked is no problem of this application, unless it cannot even be stored.
+func (d *Draft) forgiveBankLeftToMerchant(errs FieldErrors, unstorable map[string]bool) {
+	if !d.Bank.FromMerchant {
+		return
+	}
+	for field := range errs {
+		if SectionOf(field) == SectionBank && field != FieldBankFromMerchant && !unstorable[field] {
+			delete(errs, field)
+		}
+	}
 }

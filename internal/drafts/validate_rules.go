@@ -30,7 +30,7 @@ func (d *Draft) checkCrossField(today time.Time, errs FieldErrors) {
 	}
 }
 
-// checkTIN accepts an EIN from every entity and an SSN from a sole proprietor. Until the
+// checkTIN accepts an EIN from every entity and an SSN or ITIN from a sole proprietor. Until the
 // entity type is chosen an SSN is accepted too, rather than failing a rep who fills the form
 // out of order; the checklist revalidates once the type is known.
 func (d *Draft) checkTIN(errs FieldErrors) {
@@ -41,7 +41,7 @@ func (d *Draft) checkTIN(errs FieldErrors) {
 	ssnAllowed := d.Business.EntityType == EntitySoleProprietor || d.Business.EntityType == ""
 	msg := ""
 	switch {
-	case ssnAllowed && validation.IsSSN(tin):
+	case ssnAllowed && validation.IsSSNOrITIN(tin):
 		return
 	case ssnAllowed && validation.IsEINFormat(tin) && validation.IsSSNFormat(tin):
 		msg = msgTINNeither // nine plain digits, neither an issued EIN prefix nor an issuable SSN

@@ -60,7 +60,7 @@ func TestValidateMessages(t *testing.T) {
 
 		// SSN.
 		{"ssn format", func(d *Draft) { d.Owners[0].SSN = "123-45-678" },
-			FieldErrors{"owners.0.ssn": "SSN must be 9 digits, like 123-45-6789."}},
+			FieldErrors{"owners.0.ssn": "SSN must be 9 digits (###-##-####)."}},
 		{"ssn area 000", func(d *Draft) { d.Owners[0].SSN = "000-45-6789" },
 			FieldErrors{"owners.0.ssn": msgSSNNotIssued}},
 		{"ssn area 666", func(d *Draft) { d.Owners[0].SSN = "666456789" },
@@ -79,25 +79,40 @@ func TestValidateMessages(t *testing.T) {
 			FieldErrors{"business.tin": "This is not a valid EIN: the IRS issues no EIN starting with these two digits."}},
 		{"tin prefix 07", func(d *Draft) { d.Business.TIN = "07-1234567" },
 			FieldErrors{"business.tin": msgTINPrefix}},
-		{"tin is an SSN for an LLC", func(d *Draft) { d.Business.TIN = "123-45-6789" },
+		{"tin is an SSN for an LLC", func(d *Draft) { d.Business.TIN = "234-56-6789" },
 			FieldErrors{"business.tin": "Only a sole proprietor can use an SSN as TIN; enter the business's EIN."}},
 		{"sole proprietor: SSN accepted", func(d *Draft) {
 			d.Business.EntityType = EntitySoleProprietor
 			d.Business.IncorporationDate, d.Business.IncorporationState = "", ""
-			d.Business.TIN = "078-05-1120"
+			d.Business.TIN = "078-05-1121"
 		}, nil},
 		{"sole proprietor: 9 digits valid as SSN only", func(d *Draft) {
 			d.Business.EntityType = EntitySoleProprietor
-			d.Business.TIN = "078051120"
+			d.Business.TIN = "078051121"
 		}, nil},
+		{"sole proprietor: ITIN accepted", func(d *Draft) {
+			d.Business.EntityType = EntitySoleProprietor
+			d.Business.TIN = "912-70-1234"
+		}, nil},
+		{"sole proprietor: the wallet's advertised SSN", func(d *Draft) {
+			d.Business.EntityType = EntitySoleProprietor
+			d.Business.TIN = "078-05-1120"
+		}, FieldErrors{"business.tin": "This number was never issued as an SSN or ITIN; check the digits."}},
+		{"owner: the example SSN", func(d *Draft) { d.Owners[0].SSN = "123-45-6789" },
+			FieldErrors{"owners.0.ssn": "This number was never issued as an SSN or ITIN; check the digits."}},
+		{"owner: the pamphlet's SSN", func(d *Draft) { d.Owners[0].SSN = "219-09-9999" },
+			FieldErrors{"owners.0.ssn": "This number was never issued as an SSN or ITIN; check the digits."}},
+		{"owner: an ITIN", func(d *Draft) { d.Owners[0].SSN = "912-88-1234" }, nil},
+		{"owner: 9XX outside the ITIN ranges", func(d *Draft) { d.Owners[0].SSN = "912-45-1234" },
+			FieldErrors{"owners.0.ssn": "This number was never issued as an SSN or ITIN; check the digits."}},
 		{"sole proprietor: bad format", func(d *Draft) {
 			d.Business.EntityType = EntitySoleProprietor
 			d.Business.TIN = "12345"
-		}, FieldErrors{"business.tin": "TIN must be an EIN like 12-3456789 or, for a sole proprietor, the owner's SSN like 123-45-6789."}},
+		}, FieldErrors{"business.tin": "TIN must be an EIN like 12-3456789 or, for a sole proprietor, the owner's SSN or ITIN (9 digits, ###-##-####)."}},
 		{"sole proprietor: 9 digits neither", func(d *Draft) {
 			d.Business.EntityType = EntitySoleProprietor
 			d.Business.TIN = "000000000"
-		}, FieldErrors{"business.tin": "This number is neither a valid EIN nor a valid SSN; check the digits."}},
+		}, FieldErrors{"business.tin": "This number is neither a valid EIN nor a valid SSN or ITIN; check the digits."}},
 		{"sole proprietor: SSN not issued", func(d *Draft) {
 			d.Business.EntityType = EntitySoleProprietor
 			d.Business.TIN = "666-12-3456"
@@ -108,7 +123,7 @@ func TestValidateMessages(t *testing.T) {
 		}, FieldErrors{"business.tin": msgTINPrefix}},
 		{"entity not chosen: SSN accepted for now", func(d *Draft) {
 			d.Business.EntityType = ""
-			d.Business.TIN = "123-45-6789"
+			d.Business.TIN = "234-56-6789"
 		}, nil},
 
 		// Addresses.
@@ -269,7 +284,7 @@ func TestValidateMessages(t *testing.T) {
 			o.SSN, o.Email = "12345678", "john@"
 			d.Owners = append(d.Owners, o)
 		}, FieldErrors{
-			"owners.1.ssn":   "SSN must be 9 digits, like 123-45-6789.",
+			"owners.1.ssn":   "SSN must be 9 digits (###-##-####).",
 			"owners.1.email": "E-mail must be an address like name@example.com.",
 		}},
 
@@ -420,4 +435,22 @@ func TestEveryTagHasAMessage(t *testing.T) {
 		}
 	}
 	walk(reflect.TypeOf(Draft{}))
+}
+
+// A deposit account left to the merchant is not checked: it is neither asked for nor
+// sent. A value that cannot be stored is refused all the same.
+func TestBankLeftToTheMerchantIsNotChecked(t *testing.T) {
+	var d Draft
+	d.Bank = Bank{FromMerchant: true, RoutingNumber: "123456789", AccountNumber: "12"}
+	if errs := d.Validate(time.Now()); len(errs) != 0 {
+		t.Errorf("left to the merchant: %v", errs)
+	}
+	d.Bank.HolderName = "Jane\x00"
+	if errs := d.Validate(time.Now()); errs["bank.holder_name"] == "" {
+		t.Errorf("a NUL byte left to the merchant passed: %v", errs)
+	}
+	d.Bank.FromMerchant, d.Bank.HolderName = false, ""
+	if errs := d.Validate(time.Now()); errs["bank.routing_number"] == "" || errs["bank.account_number"] == "" {
+		t.Errorf("the rep's own account is not checked: %v", errs)
+	}
 }

@@ -41,8 +41,13 @@ const (
 	StatusStale
 	// StatusRepeat: the same event was received before; nothing changed.
 	StatusRepeat
-	// StatusUnmatched: recorded, but no application carries the upstream id (yet).
+	// StatusUnmatched: recorded, but no application carries the upstream id, and none is
+	// being started upstream: a surprise worth a warning.
 	StatusUnmatched
+	// StatusEarly: recorded before its application's upstream id was stored, which is
+	// expected: the processor announces "initiated" while it answers the portal's start,
+	// before the push stores the id. ApplyRecorded applies it then.
+	StatusEarly
 )
 
 // UpstreamStatusRecorder keeps the upstream's status events and shows the
@@ -51,6 +56,8 @@ type UpstreamStatusRecorder struct {
 	apps      *applications.Store
 	now       func() time.Time
 	followers []StatusFollower
+	// announcer hears of every state newly shown (AnnounceTo); nil: no one.
+	announcer StatusAnnouncer
 }
 
 // StatusFollower is told of each status event the first time it is recorded
@@ -77,6 +84,9 @@ func NewUpstreamStatusRecorder(apps *applications.Store, now func() time.Time, f
 func (r *UpstreamStatusRecorder) Record(ctx context.Context, ev StatusEvent) (StatusOutcome, error) {
 	var outcome StatusOutcome
 	err := r.apps.InTx(ctx, func(tx pgx.Tx) error {
+		if err := LockUpstreamID(ctx, tx, ev.UpstreamApplicationID); err != nil {
+			return err
+		}
 		var appID *uuid.UUID
 		err := tx.QueryRow(ctx, `INSERT INTO upstream_status_events (upstream_application_id, application_id, status, created_upstream, received_at)
 			VALUES ($1, (SELECT id FROM applications WHERE upstream_application_id = $1), $2, $3, $4)
@@ -89,8 +99,8 @@ func (r *UpstreamStatusRecorder) Record(ctx context.Context, ev StatusEvent) (St
 		case err != nil:
 			return fmt.Errorf("record upstream status: %w", err)
 		case appID == nil:
-			outcome = StatusUnmatched
-			return nil
+			outcome, err = r.unmatched(ctx, tx)
+			return err
 		}
 		applied, err := r.apply(ctx, tx, *appID, ev.Status, ev.Created, r.now())
 		if applied {
@@ -101,6 +111,34 @@ func (r *UpstreamStatusRecorder) Record(ctx context.Context, ev StatusEvent) (St
 		return err
 	})
 	return outcome, err
+}
+
+// LockUpstreamID takes, until tx ends, the lock that orders recording a status event of an
+// upstream application against storing that id on its application: an event recorded
+// while the push stores the id is then either attached by ApplyRecorded or, taking the
+// lock after it, finds the id stored (each statement of READ COMMITTED reads what was
+// committed when it starts). Take it before storing the id, and before anything else that
+// locks the application's row.
+func LockUpstreamID(ctx context.Context, tx pgx.Tx, upstreamID string) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('upstream-application:' || $1, 0))`, upstreamID); err != nil {
+		return fmt.Errorf("lock upstream application %s: %w", upstreamID, err)
+	}
+	return nil
+}
+
+// unmatched sorts an event no application carries: early when an application is being
+// pushed and has no upstream id yet (its start may be the one announced), else unmatched.
+func (r *UpstreamStatusRecorder) unmatched(ctx context.Context, tx pgx.Tx) (StatusOutcome, error) {
+	var starting bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM applications
+		WHERE status = 'submitting' AND upstream_application_id IS NULL AND deleted_at IS NULL)`).Scan(&starting)
+	if err != nil {
+		return 0, fmt.Errorf("look for an application being started: %w", err)
+	}
+	if starting {
+		return StatusEarly, nil
+	}
+	return StatusUnmatched, nil
 }
 
 // ApplyRecorded attaches the status events that arrived before the
@@ -156,6 +194,9 @@ func (r *UpstreamStatusRecorder) apply(ctx context.Context, tx pgx.Tx, appID uui
 		if err := f.FollowStatus(ctx, tx, appID, status, created); err != nil {
 			return applied, err
 		}
+	}
+	if applied && r.announcer != nil {
+		return applied, r.announcer.StatusShown(ctx, tx, appID, status)
 	}
 	return applied, nil
 }
@@ -239,7 +280,15 @@ func (h *WebhookHandler) Receive(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.log.Info("upstream status webhook", "upstream_application_id", ev.UpstreamApplicationID, "status", ev.Status, "outcome", outcome.String())
+	args := []any{"upstream_application_id", ev.UpstreamApplicationID, "status", ev.Status, "outcome", outcome.String()}
+	switch outcome {
+	case StatusEarly:
+		h.log.Debug("upstream status webhook before its application's id is stored; applied when it is", args...)
+	case StatusUnmatched:
+		h.log.Warn("upstream status webhook for an application the portal does not know", args...)
+	default:
+		h.log.Info("upstream status webhook", args...)
+	}
 	return c.NoContent(http.StatusNoContent)
 }
 
@@ -305,6 +354,8 @@ func (o StatusOutcome) String() string {
 		return "repeat"
 	case StatusUnmatched:
 		return "unmatched"
+	case StatusEarly:
+		return "early"
 	}
 	return "unknown"
 }

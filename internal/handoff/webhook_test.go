@@ -219,3 +219,26 @@ func TestValidUpstreamStatus(t *testing.T) {
 		}
 	}
 }
+
+// The processor announces "initiated" while it answers the portal's start, before the
+// push stores the upstream id: an event no application carries yet is expected while an
+// application is being started (early, kept quiet), and a surprise otherwise (unmatched).
+func TestAnEventBeforeTheIDIsStoredIsEarlyWhileAnApplicationIsStarting(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t, apptest.WithoutWorkers())
+	ctx := context.Background()
+	rec := handoff.NewUpstreamStatusRecorder(applications.NewStore(env.DB.Pool), time.Now)
+	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	got, err := rec.Record(ctx, handoff.StatusEvent{UpstreamApplicationID: "UP-NOBODY", Status: "initiated", Created: t0})
+	if err != nil || got != handoff.StatusUnmatched {
+		t.Fatalf("no application being started: %v %v, want unmatched", got, err)
+	}
+	starting := linkedApplication(t, env, "", "")
+	if _, err := env.DB.Pool.Exec(ctx, `UPDATE applications SET status = 'submitting', submission_count = 1 WHERE id = $1`, starting); err != nil {
+		t.Fatal(err)
+	}
+	got, err = rec.Record(ctx, handoff.StatusEvent{UpstreamApplicationID: "UP-STARTING", Status: "initiated", Created: t0})
+	if err != nil || got != handoff.StatusEarly {
+		t.Fatalf("an application being started: %v %v, want early", got, err)
+	}
+}

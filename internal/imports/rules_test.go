@@ -32,7 +32,7 @@ func TestColumnMappingForFilesThatDoNotMatch(t *testing.T) {
 	_, c := rep(t, env, "importing.rep@example.com")
 	file := csvOf(
 		[]string{"Company", "Legal Name", "Tax ID", "Owner SSN", "Notes to self"},
-		[]string{"Blue Fern", "Blue Fern Coffee LLC", "12-3456789", "123-45-6789", "call Monday"},
+		[]string{"Blue Fern", "Blue Fern Coffee LLC", "12-3456789", "234-56-6789", "call Monday"},
 		[]string{"Red Door", "Red Door Bakery Inc", "98-7654321", "234-56-7890", ""},
 	)
 	status, path := upload(t, c, "", "crm-export.csv", file)

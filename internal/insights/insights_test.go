@@ -200,7 +200,7 @@ func TestInsightsFiguresMatchHandComputedValues(t *testing.T) {
 	// The page shows the same numbers, the chart described in words.
 	page := s.adminClient.Get("/insights?" + query)
 	for _, want := range []string{`<tr data-step="opened"><th scope="row"><abbr title="Merchant completing: The merchant opened the link and is completing the application at the processor.">Opened</abbr></th><td>4</td><td>67%</td></tr>`,
-		`Linked → Opened: median 18 h, 90% within 40.8 h (4)`, `role="img"`, `Merchant B2`} {
+		`Linked → Opened: median 18 hours, 90% within 40.8 hours (4)`, `role="img"`, `Merchant B2`} {
 		if !strings.Contains(page.Body, want) {
 			t.Errorf("page lacks %q", want)
 		}

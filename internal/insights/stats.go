@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/payportal/portal/internal/view"
 )
 
 // percentile is the p-th percentile (0 ≤ p ≤ 1) of durations by linear interpolation
@@ -34,24 +36,8 @@ func spread(ds []time.Duration) Spread {
 	return Spread{N: len(c), Median: percentile(c, .5), P90: percentile(c, .9)}
 }
 
-// Words writes a duration for people: "45 min", "5.5 h", "3.2 days".
-func Words(d time.Duration) string {
-	switch {
-	case d < time.Hour:
-		return trimZero(d.Minutes(), 0) + " min"
-	case d < 48*time.Hour:
-		return trimZero(d.Hours(), 1) + " h"
-	}
-	return trimZero(d.Hours()/24, 1) + " days"
-}
-
-func trimZero(v float64, decimals int) string {
-	s := formatFloat(v, decimals)
-	if decimals > 0 && len(s) > 2 && s[len(s)-2:] == ".0" {
-		return s[:len(s)-2]
-	}
-	return s
-}
+// Words writes a duration for people: "45 minutes", "5.5 hours", "3.2 days".
+func Words(d time.Duration) string { return view.Duration(d) }
 
 // MedianWords is the median in words.
 func (s Spread) MedianWords() string { return Words(s.Median) }

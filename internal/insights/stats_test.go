@@ -24,7 +24,7 @@ func TestPercentileInterpolatesBetweenRanks(t *testing.T) {
 
 func TestWords(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		45 * time.Minute: "45 min", 5*time.Hour + 30*time.Minute: "5.5 h", 24 * time.Hour: "24 h", 76 * time.Hour: "3.2 days", 72 * time.Hour: "3 days",
+		45 * time.Minute: "45 minutes", 5*time.Hour + 30*time.Minute: "5.5 hours", 24 * time.Hour: "24 hours", 76 * time.Hour: "3.2 days", 72 * time.Hour: "3 days",
 	} {
 		if got := Words(d); got != want {
 			t.Errorf("Words(%v) = %q, want %q", d, got, want)

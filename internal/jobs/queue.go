@@ -48,6 +48,9 @@ const (
 	QueueDefault = river.QueueDefault
 	QueuePush    = "push"
 	QueueMail    = "mail"
+	// QueueWebhooks carries the partner webhooks' deliveries, so a slow receiver never
+	// holds up a push or an e-mail.
+	QueueWebhooks = "webhooks"
 )
 
 // Config is how this instance runs its jobs.
@@ -57,9 +60,9 @@ type Config struct {
 	RunWorkers bool
 	// Concurrency bounds the jobs of the default queue this instance works at once.
 	Concurrency int
-	// PushConcurrency and MailConcurrency bound the jobs of QueuePush and QueueMail
-	// this instance works at once (1 when unset).
-	PushConcurrency, MailConcurrency int
+	// PushConcurrency, MailConcurrency and WebhookConcurrency bound the jobs of
+	// QueuePush, QueueMail and QueueWebhooks this instance works at once (1 when unset).
+	PushConcurrency, MailConcurrency, WebhookConcurrency int
 	// LeaseTTL is how long a running job's lease lasts without renewal; it bounds how
 	// long the jobs of a dead process stay running (see Sweep). Default DefaultLeaseTTL.
 	LeaseTTL time.Duration
@@ -92,14 +95,15 @@ type Config struct {
 // ConfigFrom turns the portal's worker settings into a queue Config.
 func ConfigFrom(c config.WorkerConfig) Config {
 	return Config{
-		RunWorkers:      c.Run,
-		Concurrency:     c.Concurrency,
-		PushConcurrency: c.PushConcurrency,
-		MailConcurrency: c.MailConcurrency,
-		LeaseTTL:        c.LeaseTTL,
-		JobTimeout:      c.JobTimeout,
-		RescueAfter:     c.RescueAfter,
-		ShutdownTimeout: c.ShutdownTimeout,
+		RunWorkers:         c.Run,
+		Concurrency:        c.Concurrency,
+		PushConcurrency:    c.PushConcurrency,
+		MailConcurrency:    c.MailConcurrency,
+		WebhookConcurrency: c.WebhookConcurrency,
+		LeaseTTL:           c.LeaseTTL,
+		JobTimeout:         c.JobTimeout,
+		RescueAfter:        c.RescueAfter,
+		ShutdownTimeout:    c.ShutdownTimeout,
 	}
 }
 
@@ -129,6 +133,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Queue, error) {
 	cfg.Concurrency = max(cfg.Concurrency, 1)
 	cfg.PushConcurrency = max(cfg.PushConcurrency, 1)
 	cfg.MailConcurrency = max(cfg.MailConcurrency, 1)
+	cfg.WebhookConcurrency = max(cfg.WebhookConcurrency, 1)
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = DefaultLeaseTTL
 	}
@@ -144,7 +149,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Queue, error) {
 	q := &Queue{pool: pool, cfg: cfg, log: log, workers: river.NewWorkers(),
 		leases: &leases{pool: pool, ttl: cfg.LeaseTTL, now: cfg.Now, after: cfg.After, log: log}}
 	inserter, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:  log,
+		Logger:  riverLogger(log),
 		Workers: q.workers,
 		// The inserting client announces new jobs at most this often per queue.
 		FetchCooldown: q.fetchCooldown(),

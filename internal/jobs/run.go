@@ -44,19 +44,20 @@ func (q *Queue) Start(ctx context.Context) error {
 		q.sweepLoop(sweepCtx)
 	}()
 	q.log.Info("job workers started", "default", q.cfg.Concurrency, "push", q.cfg.PushConcurrency, "mail", q.cfg.MailConcurrency,
-		"lease", q.cfg.LeaseTTL)
+		"webhooks", q.cfg.WebhookConcurrency, "lease", q.cfg.LeaseTTL)
 	return nil
 }
 
 func (q *Queue) riverConfig() *river.Config {
 	cfg := &river.Config{
-		Logger:       q.log,
+		Logger:       riverLogger(q.log),
 		Workers:      q.workers,
 		PeriodicJobs: q.periodic,
 		Queues: map[string]river.QueueConfig{
-			QueueDefault: {MaxWorkers: q.cfg.Concurrency},
-			QueuePush:    {MaxWorkers: q.cfg.PushConcurrency},
-			QueueMail:    {MaxWorkers: q.cfg.MailConcurrency},
+			QueueDefault:  {MaxWorkers: q.cfg.Concurrency},
+			QueuePush:     {MaxWorkers: q.cfg.PushConcurrency},
+			QueueMail:     {MaxWorkers: q.cfg.MailConcurrency},
+			QueueWebhooks: {MaxWorkers: q.cfg.WebhookConcurrency},
 		},
 		JobTimeout:           q.cfg.JobTimeout,
 		RescueStuckJobsAfter: q.cfg.RescueAfter,

@@ -28,6 +28,9 @@ const (
 	KindMerchantAlert Kind = "merchant_alert"
 	// KindReceipt carries a payment receipt to a merchant's customer.
 	KindReceipt Kind = "receipt"
+	// KindWebhookDisabled tells the admins the portal disabled a partner's webhook
+	// endpoint after its deliveries failed for three days.
+	KindWebhookDisabled Kind = "webhook_disabled"
 )
 
 // Label is the kind in words, for the outbox page.
@@ -49,6 +52,8 @@ func (k Kind) Label() string {
 		return "Merchant alert"
 	case KindReceipt:
 		return "Payment receipt"
+	case KindWebhookDisabled:
+		return "Webhook endpoint disabled"
 	}
 	return string(k)
 }

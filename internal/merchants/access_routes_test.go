@@ -212,7 +212,7 @@ func TestMerchantUserSeesOnlyTheirMerchant(t *testing.T) {
 			t.Errorf("%s: %d, want 404", r.name, res.Status)
 		}
 	}
-	for _, path := range []string{"/admin/users", "/admin/pricing", "/admin/outbox"} {
+	for _, path := range []string{"/admin/users", "/admin/pricing", "/admin/outbox", "/admin/webhooks"} {
 		if res := c.Get(path); res.Status != http.StatusForbidden {
 			t.Errorf("%s: %d", path, res.Status)
 		}

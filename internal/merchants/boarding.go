@@ -77,6 +77,11 @@ func (s *Service) boarded(ctx context.Context, tx pgx.Tx, ev followed) error {
 	if err != nil {
 		return err
 	}
+	if created {
+		if err := s.announce(ctx, tx, ChangeBoarded, m); err != nil {
+			return err
+		}
+	}
 	status, at, found, err := s.d.Store.laterDecision(ctx, tx, ev.ApplicationID, m.BoardedAt)
 	if err != nil || !found {
 		return err

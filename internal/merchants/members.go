@@ -203,7 +203,7 @@ func (s *Service) mailInvitation(ctx context.Context, tx pgx.Tx, inviter, invite
 	}
 	content, err := mail.InvitationEmail(mail.InvitationData{
 		ResellerName: s.d.ResellerName, Name: invitee.Name, InviterName: inviter.DisplayName(), MerchantName: m.Name,
-		Link: link, Expires: expires.UTC().Format("2 January 2006, 15:04 UTC"),
+		Link: link, Expires: mail.When(expires, invitee.TimeZone, inviter.TimeZone),
 	})
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func readyDraft(name string) drafts.Draft {
 		},
 		Owners: []drafts.Owner{{
 			ID: uuid.NewString(), FirstName: "Jane", LastName: "Doe", Title: "Managing member",
-			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "123-45-6789",
+			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "234-56-6789",
 			Address: drafts.Address{Line1: "1 Home Way", City: "Oakland", State: "CA", PostalCode: "94601"},
 			Phone:   "510-555-0199", Email: "jane@bluefern.example", IsControlPerson: true,
 		}},

@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/payportal/portal/internal/audit"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/mail"
@@ -61,11 +62,16 @@ type Deps struct {
 	PaymentsURL, TerminalsURL string
 	// HandOver fetches credentials from the sandbox; nil outside sandbox mode.
 	HandOver HandOver
+	// Outcomes tells the merchant's history what became of its payments and
+	// terminal transactions (the payments ledger); nil words them as asked.
+	Outcomes audit.Outcomes
 	// PublicURL is the portal's address, for links in e-mails.
 	PublicURL    *url.URL
 	ResellerName string
-	Now          func() time.Time
-	Log          *slog.Logger
+	// Announcer tells partners of boardings and suspensions; nil tells no one.
+	Announcer Announcer
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // Service holds the merchants' use cases.

@@ -26,11 +26,16 @@ func (s *Service) Suspend(ctx context.Context, u *models.User, id uuid.UUID, rea
 		if m.Suspended() {
 			return nil
 		}
-		if err := s.d.Store.setSuspended(ctx, tx, m.ID, &u.ID, reason, s.now()); err != nil {
+		now := s.now()
+		if err := s.d.Store.setSuspended(ctx, tx, m.ID, &u.ID, reason, now); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, audit.Event{Subject: audit.Merchant(m.ID), Actor: audit.ActorOf(u),
-			Action: audit.ActionMerchantSuspended, Details: audit.Details{Message: reason}, At: s.now()})
+		if err := audit.Record(ctx, tx, audit.Event{Subject: audit.Merchant(m.ID), Actor: audit.ActorOf(u),
+			Action: audit.ActionMerchantSuspended, Details: audit.Details{Message: reason}, At: now}); err != nil {
+			return err
+		}
+		m.SuspendedAt, m.SuspendedBy, m.SuspendReason = &now, &u.ID, reason
+		return s.announce(ctx, tx, ChangeSuspended, m)
 	})
 }
 
@@ -43,8 +48,12 @@ func (s *Service) Resume(ctx context.Context, u *models.User, id uuid.UUID) erro
 		if err := s.d.Store.setSuspended(ctx, tx, m.ID, nil, "", s.now()); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, audit.Event{Subject: audit.Merchant(m.ID), Actor: audit.ActorOf(u),
-			Action: audit.ActionMerchantResumed, At: s.now()})
+		if err := audit.Record(ctx, tx, audit.Event{Subject: audit.Merchant(m.ID), Actor: audit.ActorOf(u),
+			Action: audit.ActionMerchantResumed, At: s.now()}); err != nil {
+			return err
+		}
+		m.SuspendedAt, m.SuspendedBy, m.SuspendReason = nil, nil, ""
+		return s.announce(ctx, tx, ChangeResumed, m)
 	})
 }
 
@@ -68,7 +77,12 @@ func (s *Service) ResolveAlert(ctx context.Context, u *models.User, id uuid.UUID
 		}
 		now := s.now()
 		if decision == DecisionSuspend && !m.Suspended() {
-			if err := s.d.Store.setSuspended(ctx, tx, m.ID, &u.ID, "The processor reported it "+*m.AlertStatus, now); err != nil {
+			reason := "The processor reported it " + *m.AlertStatus
+			if err := s.d.Store.setSuspended(ctx, tx, m.ID, &u.ID, reason, now); err != nil {
+				return err
+			}
+			m.SuspendedAt, m.SuspendedBy, m.SuspendReason = &now, &u.ID, reason
+			if err := s.announce(ctx, tx, ChangeSuspended, m); err != nil {
 				return err
 			}
 		}

@@ -11,9 +11,12 @@ import (
 // Active says whether reps may choose it for new applications; an archived model
 // (ArchivedAt set) is retired but stays readable on the applications that use it.
 type PricingModel struct {
-	ID                    uuid.UUID `gorm:"type:uuid;primaryKey"`
-	Name                  string
+	ID   uuid.UUID `gorm:"type:uuid;primaryKey"`
+	Name string
+	// Description is what reps read beside the model; AdminNote is for admins only
+	// (how it was set up, what to check) and never shown to reps.
 	Description           string
+	AdminNote             string
 	UpstreamCode          string
 	DevicePurchased       bool
 	FeeSummary            string

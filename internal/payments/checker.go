@@ -11,6 +11,7 @@ import (
 
 	"github.com/payportal/portal/internal/models"
 	upstream "github.com/payportal/portal/internal/upstream/payments"
+	"github.com/payportal/portal/internal/view"
 )
 
 // CheckArgs asks to learn what became of a direct transaction whose request
@@ -102,8 +103,9 @@ func (s *Service) notFound(ctx context.Context, t *Transaction) error {
 		// The request is over, or died with its portal: say so.
 		err := s.inTx(ctx, func(tx pgx.Tx) error {
 			_, err := s.ledger.Answer(ctx, tx, t.ID, Answer{Status: StatusChecking, CheckUntil: &deadline,
-				Event: Event{Kind: EventCheckedNotFound, Message: "The request did not finish; the processor has no record of it yet. Checking again until " +
-					deadline.UTC().Format("15:04 UTC") + "."}})
+				// The timeline's entry is kept as text: a length of time reads right in every zone.
+				Event: Event{Kind: EventCheckedNotFound, Message: "The request did not finish; the processor has no record of it yet. Checking again for up to " +
+					view.Duration(deadline.Sub(now).Round(time.Minute)) + "."}})
 			if errors.Is(err, ErrNotOpen) {
 				return nil
 			}

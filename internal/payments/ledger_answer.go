@@ -32,7 +32,17 @@ func (l *Ledger) answerAlone(ctx context.Context, t *Transaction, a Answer) (*Tr
 	if t.ParentID != nil {
 		return nil, errors.New("payments: the answer of an operation or refund needs a transaction")
 	}
-	return l.answer(ctx, l.pool, t.ID, a)
+	if l.announcer == nil {
+		return l.answer(ctx, l.pool, t.ID, a)
+	}
+	// The announcement commits with the answer, so it needs a transaction.
+	var out *Transaction
+	err := l.InTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		out, err = l.answer(ctx, tx, t.ID, a)
+		return err
+	})
+	return out, err
 }
 
 func (l *Ledger) answer(ctx context.Context, q database.Querier, id uuid.UUID, a Answer) (*Transaction, error) {
@@ -54,7 +64,11 @@ func (l *Ledger) answer(ctx context.Context, q database.Querier, id uuid.UUID, a
 	if err != nil {
 		return nil, err
 	}
-	t, err := l.one(ctx, q, `WITH answered AS (
+	var before Status
+	t, err := l.oneAnd(ctx, q, []any{&before}, `WITH prior AS (
+		SELECT id AS prior_id, status AS prior_status FROM ledger_transactions
+		WHERE id = $1 AND status IN ('pending', 'checking') FOR UPDATE),
+	answered AS (
 		UPDATE ledger_transactions t SET status = $2,
 			kind = COALESCE(NULLIF($3, ''), kind),
 			unique_trans_id = COALESCE(NULLIF($4, ''), unique_trans_id),
@@ -72,11 +86,11 @@ func (l *Ledger) answer(ctx context.Context, q database.Querier, id uuid.UUID, a
 			held_for_review = held_for_review OR $18, review_reasons = COALESCE(NULLIF($19, ''), review_reasons),
 			details = details || $20::jsonb, answered_at = COALESCE($21, answered_at),
 			check_until = COALESCE($22, check_until), updated_at = $23
-		WHERE id = $1 AND status IN ('pending', 'checking')
-		RETURNING t.*),
+		FROM prior p WHERE t.id = p.prior_id AND t.status IN ('pending', 'checking')
+		RETURNING t.*, p.prior_status),
 	e AS (INSERT INTO ledger_events (transaction_id, kind, actor_id, related_id, message, details, at)
 		SELECT id, $24::text, $25::uuid, $26::uuid, $27::text, $28::jsonb, $23 FROM answered WHERE $24::text <> '')
-	SELECT `+txColumns+` FROM answered t`,
+	SELECT `+txColumns+`, t.prior_status FROM answered t`,
 		id, a.Status, string(a.Kind), a.UniqueTransID, a.UpstreamType, a.ApprovalCode, a.ResultMessage,
 		a.AVSCode, a.CVVCode, a.BatchNumber, a.ApprovedCents, a.BalanceCents, a.TipCents,
 		a.Card.Brand, a.Card.First6, a.Card.Last4, sealed, a.HeldForReview, a.ReviewReasons, details,
@@ -94,6 +108,11 @@ func (l *Ledger) answer(ctx context.Context, q database.Querier, id uuid.UUID, a
 	}
 	if t.Status.Succeeded() && t.ParentID != nil {
 		if err := l.applyToOriginal(ctx, q, t, now); err != nil {
+			return nil, err
+		}
+	}
+	if tx, ok := q.(pgx.Tx); ok && l.announcer != nil {
+		if err := l.announcer.Answered(ctx, tx, before, t); err != nil {
 			return nil, err
 		}
 	}

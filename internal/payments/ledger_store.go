@@ -31,6 +31,8 @@ type Ledger struct {
 	pool *pgxpool.Pool
 	ring *fieldcrypt.KeyRing
 	now  func() time.Time
+	// announcer hears of every answer (AnnounceTo); nil: no one.
+	announcer Announcer
 }
 
 // NewLedger returns the ledger on pool; ring seals billing data.
@@ -62,26 +64,29 @@ const txColumns = `t.id, t.merchant_id, t.source, t.kind, t.status, t.parent_id,
 	COALESCE((SELECT COALESCE(NULLIF(u.name, ''), u.email) FROM users u WHERE u.id = t.created_by), ''),
 	t.created_at, t.updated_at, t.answered_at, t.check_until`
 
-// scanTransaction reads one row of txColumns and opens its billing data.
-func (l *Ledger) scanTransaction(row pgx.Row) (*Transaction, error) {
+// scanTransaction reads one row of txColumns, and the extra columns after them, and
+// opens its billing data.
+func (l *Ledger) scanTransaction(row pgx.Row, extra ...any) (*Transaction, error) {
 	var t Transaction
 	var sealed string
 	var details []byte
-	err := row.Scan(&t.ID, &t.MerchantID, &t.Source, &t.Kind, &t.Status, &t.ParentID, &t.CustomerID, &t.SavedMethodID,
+	dest := append([]any{&t.ID, &t.MerchantID, &t.Source, &t.Kind, &t.Status, &t.ParentID, &t.CustomerID, &t.SavedMethodID,
 		&t.AmountCents, &t.TipCents, &t.TaxCents, &t.ApprovedCents, &t.BalanceCents, &t.RefundedCents, &t.Reference,
 		&t.Card.Brand, &t.Card.First6, &t.Card.Last4, &t.Card.AccountType, &sealed, &t.LocationID, &t.DeviceName,
 		&t.UniqueTransID, &t.UpstreamType, &t.ApprovalCode, &t.ResultMessage, &t.AVSCode, &t.CVVCode,
 		&t.BatchNumber, &t.HeldForReview, &t.ReviewReasons, &details, &t.CreatedBy, &t.CreatedByName,
-		&t.CreatedAt, &t.UpdatedAt, &t.AnsweredAt, &t.CheckUntil)
-	if err != nil {
+		&t.CreatedAt, &t.UpdatedAt, &t.AnsweredAt, &t.CheckUntil}, extra...)
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	if len(details) > 0 {
 		_ = json.Unmarshal(details, &t.Details)
 	}
-	if t.Billing, err = l.openBilling(t.ID, sealed); err != nil {
+	billing, err := l.openBilling(t.ID, sealed)
+	if err != nil {
 		return nil, err
 	}
+	t.Billing = billing
 	return &t, nil
 }
 
@@ -112,7 +117,12 @@ func (l *Ledger) openBilling(id uuid.UUID, sealed string) (Billing, error) {
 
 // one reads the single transaction sql selects, or models.ErrNotFound.
 func (l *Ledger) one(ctx context.Context, q database.Querier, sql string, args ...any) (*Transaction, error) {
-	t, err := l.scanTransaction(l.on(q).QueryRow(ctx, sql, args...))
+	return l.oneAnd(ctx, q, nil, sql, args...)
+}
+
+// oneAnd is one, reading the extra columns sql selects after txColumns into extra.
+func (l *Ledger) oneAnd(ctx context.Context, q database.Querier, extra []any, sql string, args ...any) (*Transaction, error) {
+	t, err := l.scanTransaction(l.on(q).QueryRow(ctx, sql, args...), extra...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, models.ErrNotFound
 	}

@@ -20,9 +20,11 @@ func (s *Service) answerOf(t *Transaction, ut *upstream.Transaction, err error) 
 			Event: Event{Kind: EventUnknown, Message: msgUnknownOutcome}}
 	}
 	msg := failureWords(t.Kind, err)
-	a := Answer{Status: StatusFailed, ResultMessage: msg, Event: Event{Kind: EventFailed, Message: msg}}
+	failure, reason := failureReason(err)
+	a := Answer{Status: StatusFailed, ResultMessage: msg, Event: Event{Kind: EventFailed, Message: msg},
+		Details: map[string]string{"failure": failure, "reason": reason}}
 	if errors.Is(err, upstream.ErrAlreadySettled) {
-		a.Details = map[string]string{"settled": "true"}
+		a.Details["settled"] = "true"
 	}
 	return a
 }

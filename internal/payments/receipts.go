@@ -51,7 +51,7 @@ func (s *Service) SendReceipt(ctx context.Context, u *models.User, merchantID, i
 // timeline and the audit trail (the address itself is kept in the outbox
 // only).
 func (s *Service) queueReceipt(ctx context.Context, tx pgx.Tx, u *models.User, m *Merchant, t *Transaction, to string) error {
-	what := strings.ToLower(t.KindLabel())
+	what := t.KindWords()
 	if t.Kind == KindSale || t.Kind == KindAuthorization {
 		what = "payment"
 		if t.Source == SourceACH {
@@ -63,7 +63,7 @@ func (s *Service) queueReceipt(ctx context.Context, tx pgx.Tx, u *models.User, m
 		total = t.TotalCents()
 	}
 	d := mail.ReceiptData{ResellerName: s.cfg.ResellerName, MerchantName: m.Name, What: what,
-		Date: t.CreatedAt.UTC().Format("January 2, 2006 15:04 UTC"), Total: FormatCents(total),
+		Date: mail.When(t.CreatedAt, u.TimeZone), Total: FormatCents(total), // the cashier's zone: the shop's
 		Card: t.Card.Label(), ApprovalCode: t.ApprovalCode, Reference: t.Reference, TransactionID: t.ID.String()}
 	if t.TipCents > 0 {
 		d.Amount, d.Tip = FormatCents(t.AmountCents), FormatCents(t.TipCents)

@@ -59,7 +59,7 @@ func (s *Service) Capture(ctx context.Context, u *models.User, merchantID, id uu
 		case amount > orig.AmountCents:
 			return apperr.Invalid("amount", "At most the authorized "+FormatCents(orig.AmountCents)+" can be captured.")
 		}
-		target = orig.UniqueTransID
+		target, in.original = orig.UniqueTransID, orig
 		in.n.Source, in.n.Card, in.n.CustomerID, in.n.Reference = orig.Source, orig.Card, orig.CustomerID, orig.Reference
 		in.n.Event = Event{Kind: EventCaptureRequested, Message: "Capture of " + FormatCents(amount+tip) + " sent to the processor"}
 		return nil
@@ -117,6 +117,7 @@ func (s *Service) AdjustTip(ctx context.Context, u *models.User, merchantID, id 
 		if target, err = s.reverseTarget(ctx, tx, orig); err != nil {
 			return err
 		}
+		in.original = orig
 		in.n.Source, in.n.Card, in.n.CustomerID, in.n.Reference = orig.Source, orig.Card, orig.CustomerID, orig.Reference
 		in.n.AmountCents = orig.AmountCents
 		in.n.Event = Event{Kind: EventTipRequested, Message: fmt.Sprintf("Tip change from %s to %s sent to the processor",

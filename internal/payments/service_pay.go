@@ -75,6 +75,9 @@ type intent struct {
 	refund bool
 	// before runs first in the database transaction (it may fill n).
 	before func(tx pgx.Tx) error
+	// original is the payment an operation or refund concerns, which before
+	// loads: the history names it ("voided a sale", not "voided a void").
+	original *Transaction
 }
 
 // readToken opens a form token: the form's earlier transaction if it was sent
@@ -145,7 +148,7 @@ func (s *Service) record(ctx context.Context, u *models.User, m *Merchant, in *i
 		if in.confirmed {
 			note = "after a duplicate warning"
 		}
-		return s.auditBoth(ctx, tx, u, t, in.audit, note)
+		return s.auditBoth(ctx, tx, u, t, in, note)
 	})
 	return t, repeated, err
 }
@@ -190,15 +193,22 @@ func (s *Service) duplicateOf(ctx context.Context, tx pgx.Tx, merchantID uuid.UU
 	return list[0], nil
 }
 
-// auditBoth records action on the transaction's trail and its merchant's.
-func (s *Service) auditBoth(ctx context.Context, tx pgx.Tx, u *models.User, t *Transaction, action, note string) error {
+// auditBoth records in's action on the transaction's trail and its merchant's.
+func (s *Service) auditBoth(ctx context.Context, tx pgx.Tx, u *models.User, t *Transaction, in *intent, note string) error {
+	action := in.audit
 	if action == "" {
 		return nil
 	}
 	d := audit.PaymentDetails{TransactionID: t.ID.String(), What: t.KindLabel(), Amount: FormatCents(t.TotalCents()),
 		Card: t.Card.Label(), Reference: t.Reference, Note: note}
-	if t.Kind == KindSaveMethod {
+	if in.original != nil {
+		d.Of = in.original.KindLabel()
+	}
+	switch t.Kind {
+	case KindSaveMethod:
 		d.Amount = ""
+	case KindTipAdjust:
+		d.Tip = FormatCents(t.TipCents) // and Amount the new total
 	}
 	at := s.now().UTC()
 	return audit.RecordAll(ctx, tx,

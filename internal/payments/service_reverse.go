@@ -196,6 +196,7 @@ func (s *Service) Reverse(ctx context.Context, u *models.User, merchantID, id uu
 		if target, err = s.reverseTarget(ctx, tx, orig); err != nil {
 			return err
 		}
+		in.original = orig
 		in.n.Source, in.n.Card, in.n.CustomerID, in.n.Reference = orig.Source, orig.Card, orig.CustomerID, orig.Reference
 		return s.choose(m, p, f, &in)
 	}

@@ -106,6 +106,37 @@ func failureWords(kind Kind, err error) string {
 	return "The request could not be sent. Nothing was charged."
 }
 
+// The two kinds of failure a failed line's details keep ("failure"): the
+// processor answered and refused, or the request did not go through.
+const (
+	failureRefused = "refused"
+	failureFailed  = "failed"
+)
+
+// failureReason sorts a request that did nothing upstream into refused or
+// failed, with its reason in a few words for the history ("already settled").
+func failureReason(err error) (failure, reason string) {
+	var ve *upstream.ValidationError
+	var ue *upstream.Error
+	switch {
+	case errors.As(err, &ve):
+		return failureRefused, ve.Field + " " + ve.Message
+	case errors.Is(err, upstream.ErrAlreadySettled):
+		return failureRefused, "already settled"
+	case errors.Is(err, upstream.ErrUnauthorized):
+		return failureRefused, "the merchant's payment credentials were not accepted"
+	case !errors.As(err, &ue):
+		return failureFailed, "the request could not be sent"
+	case ue.StatusCode == 0:
+		return failureFailed, "the processor could not be reached"
+	case ue.StatusCode == http.StatusTooManyRequests:
+		return failureFailed, "the processor was busy"
+	case ue.StatusCode >= 500:
+		return failureFailed, "the processor had a problem"
+	}
+	return failureRefused, strings.TrimSuffix(ue.Message, ".")
+}
+
 // StatusLabel names where a transaction stands, in words.
 func (t *Transaction) StatusLabel() string {
 	switch t.Status {
@@ -175,6 +206,15 @@ func (t *Transaction) KindLabel() string {
 		return "Terminal " + strings.ToLower(label)
 	}
 	return label
+}
+
+// KindWords is KindLabel in the middle of a sentence: "sale", "ACH refund".
+func (t *Transaction) KindWords() string {
+	label := t.KindLabel()
+	if strings.HasPrefix(label, "ACH ") {
+		return label
+	}
+	return strings.ToLower(label)
 }
 
 // StatusOptions are the list filter's statuses, in words.

@@ -11,6 +11,7 @@ import (
 type Form struct {
 	Name        string `form:"name"`
 	Description string `form:"description"`
+	AdminNote   string `form:"admin_note"`
 	Code        string `form:"upstream_code"`
 	// Device is "yes", "no", or "" when neither was chosen.
 	Device     string   `form:"device_purchased"`
@@ -31,7 +32,7 @@ func formFromModel(m *models.PricingModel) Form {
 		device = "yes"
 	}
 	return Form{
-		Name: m.Name, Description: m.Description, Code: m.UpstreamCode, Device: device,
+		Name: m.Name, Description: m.Description, AdminNote: m.AdminNote, Code: m.UpstreamCode, Device: device,
 		FeeSummary: m.FeeSummary, Documents: slices.Clone(m.RequiredDocumentTypes),
 		Active: m.Active, Version: m.Version,
 	}
@@ -40,7 +41,7 @@ func formFromModel(m *models.PricingModel) Form {
 // Input converts the form into the service's input.
 func (f Form) Input() Input {
 	return Input{
-		Name: f.Name, Description: f.Description, UpstreamCode: f.Code,
+		Name: f.Name, Description: f.Description, AdminNote: f.AdminNote, UpstreamCode: f.Code,
 		DevicePurchased: f.Device == "yes", DeviceUnanswered: f.Device != "yes" && f.Device != "no", FeeSummary: f.FeeSummary,
 		RequiredDocumentTypes: f.Documents, Active: f.Active,
 	}

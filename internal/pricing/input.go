@@ -28,6 +28,7 @@ var codePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{2,64}$`)
 const (
 	FieldName              = "name"
 	FieldDescription       = "description"
+	FieldAdminNote         = "admin_note"
 	FieldUpstreamCode      = "upstream_code"
 	FieldDevicePurchased   = "device_purchased"
 	FieldFeeSummary        = "fee_summary"
@@ -39,6 +40,7 @@ const (
 var fieldLabels = map[string]string{
 	FieldName:              "name",
 	FieldDescription:       "description",
+	FieldAdminNote:         "note for admins",
 	FieldUpstreamCode:      "upstream pricing code",
 	FieldDevicePurchased:   "device purchased",
 	FieldFeeSummary:        "fee summary",
@@ -48,8 +50,10 @@ var fieldLabels = map[string]string{
 
 // Input is what an admin supplies to create or change a pricing model.
 type Input struct {
-	Name            string
-	Description     string
+	Name        string
+	Description string
+	// AdminNote is for admins only, never shown to reps.
+	AdminNote       string
 	UpstreamCode    string
 	DevicePurchased bool
 	// DeviceUnanswered says the form's yes/no question about the device was left
@@ -66,6 +70,7 @@ type Input struct {
 func (in Input) normalized() Input {
 	in.Name = strings.TrimSpace(in.Name)
 	in.Description = strings.TrimSpace(in.Description)
+	in.AdminNote = strings.TrimSpace(in.AdminNote)
 	in.UpstreamCode = strings.TrimSpace(in.UpstreamCode)
 	in.FeeSummary = strings.TrimSpace(in.FeeSummary)
 	docs := []string{}
@@ -94,6 +99,7 @@ func (in Input) Validate() apperr.FieldErrors {
 	}{
 		{FieldName, "The name", in.Name, false},
 		{FieldDescription, "The description", in.Description, true},
+		{FieldAdminNote, "The note for admins", in.AdminNote, true},
 		{FieldUpstreamCode, "The pricing code", in.UpstreamCode, false},
 		{FieldFeeSummary, "The fee summary", in.FeeSummary, false},
 	} {
@@ -110,6 +116,9 @@ func (in Input) Validate() apperr.FieldErrors {
 	}
 	if errs[FieldDescription] == "" && utf8.RuneCountInString(in.Description) > maxDescriptionLength {
 		errs[FieldDescription] = "Keep the description to 2,000 characters or fewer."
+	}
+	if errs[FieldAdminNote] == "" && utf8.RuneCountInString(in.AdminNote) > maxDescriptionLength {
+		errs[FieldAdminNote] = "Keep the note to 2,000 characters or fewer."
 	}
 	switch {
 	case errs[FieldUpstreamCode] != "":
@@ -141,6 +150,7 @@ func (in Input) Validate() apperr.FieldErrors {
 func (in Input) apply(m *models.PricingModel) {
 	m.Name = in.Name
 	m.Description = in.Description
+	m.AdminNote = in.AdminNote
 	m.UpstreamCode = in.UpstreamCode
 	m.DevicePurchased = in.DevicePurchased
 	m.FeeSummary = in.FeeSummary
@@ -158,6 +168,7 @@ func (in Input) changedFields(m *models.PricingModel) []string {
 	}
 	add(FieldName, in.Name != m.Name)
 	add(FieldDescription, in.Description != m.Description)
+	add(FieldAdminNote, in.AdminNote != m.AdminNote)
 	add(FieldUpstreamCode, in.UpstreamCode != m.UpstreamCode)
 	add(FieldDevicePurchased, in.DevicePurchased != m.DevicePurchased)
 	add(FieldFeeSummary, in.FeeSummary != m.FeeSummary)
@@ -165,4 +176,3 @@ func (in Input) changedFields(m *models.PricingModel) []string {
 	add(FieldActive, in.Active != m.Active)
 	return changed
 }
-

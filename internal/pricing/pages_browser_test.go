@@ -40,9 +40,10 @@ func TestBrowserAdminCreatesModelWithTheKeyboard(t *testing.T) {
 		chromedp.Navigate(env.URL+"/admin/pricing/new"),
 		chromedp.WaitVisible(chromedp.ID("pm-name")),
 		chromedp.Focus(chromedp.ID("pm-name")),
-		// name, code, fee summary, description; then the device radios (Space
-		// picks "yes"), the document checkboxes, the switch and the button.
-		chromedp.KeyEvent("Flat rate with terminal\tFLAT-1\t2.95% per transaction\tWith a terminal\t \t \t\t\t \t\t\t\t\t\r"),
+		// name, code, fee summary, description, the note for admins (left
+		// empty); then the device radios (Space picks "yes"), the document
+		// checkboxes, the switch and the button.
+		chromedp.KeyEvent("Flat rate with terminal\tFLAT-1\t2.95% per transaction\tWith a terminal\t\t \t \t\t\t \t\t\t\t\t\r"),
 		chromedp.WaitVisible(chromedp.ID("pm-code-error")),
 	)
 	if err != nil {

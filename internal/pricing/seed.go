@@ -15,11 +15,13 @@ import (
 // can fill an application at once. Their codes and fees are placeholders that
 // an admin replaces with the ones from the upstream contract.
 func exampleModels() []Input {
-	const note = " This example was created at first start: check its code and fees against your upstream contract."
+	// The note is for admins; reps read the description beside the model.
+	const note = "This example was created at first start: check its code and fees against your upstream contract."
 	return []Input{
 		{
 			Name:                  "Interchange plus",
-			Description:           "The card networks' interchange passed through at cost, plus a fixed markup. Suits established merchants with steady volume." + note,
+			Description:           "The card networks' interchange passed through at cost, plus a fixed markup. Suits established merchants with steady volume.",
+			AdminNote:             note,
 			UpstreamCode:          "IC-PLUS-STD",
 			FeeSummary:            "Interchange + 0.30% + $0.10 per transaction; no monthly fee",
 			RequiredDocumentTypes: []string{"voided_check", "photo_id"},
@@ -27,7 +29,8 @@ func exampleModels() []Input {
 		},
 		{
 			Name:                  "Flat rate with terminal",
-			Description:           "One flat rate on every card transaction, with a countertop terminal the merchant buys." + note,
+			Description:           "One flat rate on every card transaction, with a countertop terminal the merchant buys.",
+			AdminNote:             note,
 			UpstreamCode:          "FLAT-TERM-295",
 			DevicePurchased:       true,
 			FeeSummary:            "2.95% per transaction; terminal bought at sign-up",

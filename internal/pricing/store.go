@@ -97,6 +97,7 @@ func (s *Store) Update(ctx context.Context, m *models.PricingModel) error {
 	err := s.db.WithContext(ctx).Model(&models.PricingModel{}).Where("id = ?", m.ID).Updates(map[string]any{
 		"name":                    m.Name,
 		"description":             m.Description,
+		"admin_note":              m.AdminNote,
 		"upstream_code":           m.UpstreamCode,
 		"device_purchased":        m.DevicePurchased,
 		"fee_summary":             m.FeeSummary,

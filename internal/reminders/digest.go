@@ -127,7 +127,7 @@ func (s *Service) sendDigest(ctx context.Context, set Setting, r rep, week time.
 			if err != nil {
 				return err
 			}
-			items = append(items, mail.DigestDraft{Name: merchantName(a), LastChanged: a.UpdatedAt.In(loc).Format("2006-01-02"), Link: s.link(applications.Path(a.ID))})
+			items = append(items, mail.DigestDraft{Name: merchantName(a, loc), LastChanged: a.UpdatedAt.In(loc).Format("2006-01-02"), Link: s.link(applications.Path(a.ID))})
 			rowIDs = append(rowIDs, rowID)
 			apps = append(apps, listedDraft{a, d.Sent + 1})
 		}

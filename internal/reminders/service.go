@@ -165,7 +165,7 @@ func (s *Service) repNotice(ctx context.Context, tx pgx.Tx, a *models.Applicatio
 	}
 	state := states.Upstream("processingPending")
 	content, err := mail.RepNoticeEmail(mail.RepNoticeData{
-		ResellerName: s.d.ResellerName, RepName: owner.Name, MerchantName: merchantName(a),
+		ResellerName: s.d.ResellerName, RepName: owner.Name, MerchantName: merchantName(a, location(owner.TimeZone)),
 		Explanation: state.Explanation, Action: state.Action, Link: s.link(applications.Path(a.ID)),
 	})
 	if err != nil {
@@ -180,15 +180,15 @@ func (s *Service) link(path string) string {
 	return strings.TrimRight(s.d.PublicURL.String(), "/") + path
 }
 
-// merchantName names an application in e-mails to reps.
-func merchantName(a *models.Application) string {
+// merchantName names an application in e-mails to reps, whose zone is loc.
+func merchantName(a *models.Application, loc *time.Location) string {
 	switch {
 	case a.DBA != "":
 		return a.DBA
 	case a.LegalName != "":
 		return a.LegalName
 	}
-	return "an unnamed draft created " + a.CreatedAt.UTC().Format("2006-01-02")
+	return "an unnamed draft created " + a.CreatedAt.In(loc).Format("2006-01-02")
 }
 
 // errNothingToList rolls back a digest that found no draft to list after all.

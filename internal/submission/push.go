@@ -130,6 +130,8 @@ type PushDeps struct {
 	// PricingModels names the pricing model of a refused pricing code; nil
 	// names the code alone.
 	PricingModels PricingModels
+	// Announcer tells partners the merchant's link exists; nil tells no one.
+	Announcer Announcer
 	// DocumentConcurrency bounds uploads at once; default 5.
 	DocumentConcurrency int
 	// MaxRuns bounds the runs of one submission, also across jobs the
@@ -427,11 +429,15 @@ func (w *PushWorker) link(ctx context.Context, st *pushStore, a *models.Applicat
 		return err
 	}
 	return st.linked(ctx, a, linkedOutcome{link: link, token: token, dataNotResent: in.dataNotResent}, func(ctx context.Context, tx pgx.Tx) error {
-		if msg.To == "" {
+		if msg.To != "" {
+			if _, err := w.d.Outbox.Enqueue(ctx, tx, msg); err != nil {
+				return err
+			}
+		}
+		if w.d.Announcer == nil {
 			return nil
 		}
-		_, err := w.d.Outbox.Enqueue(ctx, tx, msg)
-		return err
+		return w.d.Announcer.ApplicationLinked(ctx, tx, a.ID)
 	})
 }
 

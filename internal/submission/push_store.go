@@ -49,6 +49,10 @@ func (s *pushStore) started(ctx context.Context, id uuid.UUID, submission int, u
 	now := s.now().UTC()
 	key := &models.Application{ID: id, SubmissionCount: submission}
 	return s.apps.InTx(ctx, func(tx pgx.Tx) error {
+		// An "initiated" webhook being recorded right now is attached below, or finds the id.
+		if err := handoff.LockUpstreamID(ctx, tx, upID); err != nil {
+			return err
+		}
 		if err := s.apps.SetUpstreamID(ctx, tx, key, upID, now); err != nil {
 			return movedOn(err)
 		}

@@ -71,7 +71,8 @@ func sentRows(values map[string]any, fields []drafts.Field, owner int) []SentRow
 	return rows
 }
 
-// sentText writes one sent value for people.
+// sentText writes one sent value for people, as the field registry writes the
+// field's values (drafts.Field.Display): the processor's pages write them alike.
 func sentText(f drafts.Field, v any) string {
 	switch x := v.(type) {
 	case bool:
@@ -79,21 +80,12 @@ func sentText(f drafts.Field, v any) string {
 			return "Yes"
 		}
 	case float64:
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if f.Percent {
-			s += "%"
-		}
-		return s
+		return f.Display(strconv.FormatFloat(x, 'f', -1, 64))
 	case string:
-		switch {
-		case x == "":
-		case f.Pattern == "business.entity_type":
-			return entityTitle(x)
-		case f.Money:
-			return "$" + x
-		default:
-			return x
+		if f.Pattern == "business.entity_type" {
+			return entityTitle(x) // the processor's value, not the form's
 		}
+		return f.Display(x)
 	}
 	return ""
 }

@@ -167,6 +167,24 @@ func (v *View) CanResend() bool {
 	return v.App.UpstreamStatus == nil || !states.Decided(*v.App.UpstreamStatus)
 }
 
+// EmailStatus says where an e-mail to the merchant stands, as the viewer can
+// act on it: admins, who run the outbox, read its status there (the page links
+// it); a rep reads what is true for them, since the outbox is not theirs.
+func (v *View) EmailStatus(m mail.Message) string {
+	if v.ViewerIsAdmin {
+		return m.StatusText()
+	}
+	switch {
+	case m.Status == mail.StatusHeld:
+		return "Kept for delivery (an administrator sees the details in the outbox)"
+	case m.Status == mail.StatusFailed:
+		return "Not delivered (an administrator sees why in the outbox)"
+	case m.Status == mail.StatusPending && m.Attempts > 0:
+		return "Being sent again after a failed attempt"
+	}
+	return m.StatusText()
+}
+
 // SentSections lays out what was sent for reading.
 func (v *View) SentSections() []SentSection { return sentSections(v.Sent) }
 

@@ -35,6 +35,8 @@ type Deps struct {
 	Pricing   PricingCodes
 	Queue     *jobs.Queue
 	Views     *Views
+	// Announcer tells partners of each submission; nil tells no one.
+	Announcer Announcer
 	Now       func() time.Time
 	Log       *slog.Logger
 }
@@ -123,12 +125,22 @@ func (s *Submissions) Submit(ctx context.Context, u *models.User, id uuid.UUID) 
 			Details: map[string]any{"pricing_code": code, "submission": submission}, At: now}); err != nil {
 			return err
 		}
-		_, err = s.d.Queue.InsertTx(ctx, tx, PushArgs{ApplicationID: a.ID, Submission: submission}, nil)
-		return err
+		return s.push(ctx, tx, a.ID, submission)
 	})
 	if err != nil {
 		return err
 	}
 	s.d.Log.Info("application submitted", "application_id", a.ID, "user_id", u.ID, "submission", submission)
 	return nil
+}
+
+// push enqueues the push of a submission and tells partners of it, in its transaction.
+func (s *Submissions) push(ctx context.Context, tx pgx.Tx, id uuid.UUID, submission int) error {
+	if _, err := s.d.Queue.InsertTx(ctx, tx, PushArgs{ApplicationID: id, Submission: submission}, nil); err != nil {
+		return err
+	}
+	if s.d.Announcer == nil {
+		return nil
+	}
+	return s.d.Announcer.ApplicationSubmitted(ctx, tx, id)
 }

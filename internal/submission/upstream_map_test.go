@@ -47,7 +47,7 @@ func TestUpstreamDataMapsTheDraftToThePublishedNames(t *testing.T) {
 		{"banking.accountType", bk.AccountType, "Checking"},
 		{"banking.accountHolderName", bk.AccountHolderName, "Blue Fern Coffee LLC"},
 		{"owners[0].firstName", got.Owners[0].FirstName, "Jane"},
-		{"owners[0].ssn (digits)", got.Owners[0].SSN, "123456789"},
+		{"owners[0].ssn (digits)", got.Owners[0].SSN, "234566789"},
 		{"owners[0].dob", got.Owners[0].DOB, "1980-04-02"},
 		{"owners[0].phone", got.Owners[0].Phone, "5105550199"},
 		{"owners[1].phone (+1 dropped)", got.Owners[1].Phone, "5125550142"},
@@ -112,7 +112,7 @@ func TestUpstreamDataRules(t *testing.T) {
 		d := draftstest.Complete(drafts.EntitySoleProprietor)
 		d.Business.TIN = ""
 		d.Normalize()
-		if got := UpstreamData(d).LegalEntity.TIN; got != "123456789" {
+		if got := UpstreamData(d).LegalEntity.TIN; got != "234566789" {
 			t.Errorf("tin = %q", got)
 		}
 	})
@@ -166,7 +166,7 @@ func TestMaskUpstreamDataHidesEveryPersonalNumber(t *testing.T) {
 	data := UpstreamData(d)
 	masked := applications.MaskUpstreamData(data)
 	raw, _ := json.Marshal(masked)
-	for _, secret := range []string{"123456789", "234567890", "000123456789", "123-45-6789"} {
+	for _, secret := range []string{"123456789", "234567890", "000123456789", "234-56-6789", "234566789"} {
 		if strings.Contains(string(raw), secret) {
 			t.Errorf("masked data holds %s: %s", secret, raw)
 		}
@@ -175,7 +175,7 @@ func TestMaskUpstreamDataHidesEveryPersonalNumber(t *testing.T) {
 		t.Errorf("masks: tin %q, ssn %q", masked.LegalEntity.TIN, masked.Owners[1].SSN)
 	}
 	// The original is untouched.
-	if data.LegalEntity.TIN != "123456789" || data.Owners[0].SSN != "123456789" || data.Banking.DepositAccount != "000123456789" {
+	if data.LegalEntity.TIN != "123456789" || data.Owners[0].SSN != "234566789" || data.Banking.DepositAccount != "000123456789" {
 		t.Error("MaskUpstreamData changed its input")
 	}
 }
@@ -206,7 +206,7 @@ func TestSnapshotIsSealedAndOpensOnlyForItsApplication(t *testing.T) {
 		t.Errorf("opened snapshot differs: %+v", opened)
 	}
 	masked, err := applications.MaskedSnapshot(a)
-	if err != nil || masked == nil || masked.Owners[0].SSN != fieldcrypt.Mask("123456789") {
+	if err != nil || masked == nil || masked.Owners[0].SSN != fieldcrypt.Mask("234566789") {
 		t.Fatalf("masked snapshot: %+v, %v", masked, err)
 	}
 	// Copied onto another application, it does not open.

@@ -47,6 +47,8 @@ type env struct {
 	recheck   *upstream.Client
 	svc       *terminals.Service
 	user      *models.User
+	// announced hears what the room and its ledger announce (the partner webhooks).
+	announced *announcements
 }
 
 // fakeMerchants stands in for the merchants room in the room's own tests:
@@ -122,7 +124,8 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.ledger = payments.NewLedger(e.db.Pool, ring, e.clock.Now)
+	e.announced = &announcements{}
+	e.ledger = payments.NewLedger(e.db.Pool, ring, e.clock.Now).AnnounceTo(e.announced)
 	e.start(t, "first")
 	return e
 }
@@ -139,7 +142,7 @@ func (e *env) start(t *testing.T, follower string) *terminals.Service {
 	}
 	svc, err := terminals.NewService(terminals.Deps{Pool: e.db.Pool, Merchants: e.merchants, Ledger: e.ledger,
 		Cloud: e.cloud, Recheck: e.recheck, Clock: e.clock, Follow: terminals.FollowConfig{Follower: follower},
-		Log: slog.New(slog.DiscardHandler)})
+		Announcer: e.announced, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,6 +151,9 @@ func (s *Service) audit(ctx context.Context, tx pgx.Tx, u *models.User, action s
 	if l.AmountCents != nil {
 		d.Amount = FormatCents(*l.AmountCents)
 	}
+	if l.Kind == KindTip {
+		d.Tip = FormatCents(l.TipCents()) // and Amount the new total
+	}
 	now := s.clock.Now()
 	subjectTx := l.ID
 	if l.LedgerID != nil {

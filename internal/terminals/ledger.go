@@ -96,8 +96,12 @@ func (s *Service) opened(ctx context.Context, tx pgx.Tx, l *Launch, original *La
 }
 
 // changed passes a launch's new state to its ledger line, with message as
-// the timeline's entry, by a person (nil: the portal).
+// the timeline's entry, by a person (nil: the portal), and announces it when it
+// finished.
 func (s *Service) changed(ctx context.Context, tx pgx.Tx, l *Launch, message string, by *uuid.UUID) error {
+	if err := s.announce(ctx, tx, l); err != nil {
+		return err
+	}
 	if l.LedgerID == nil {
 		return nil
 	}

@@ -38,7 +38,9 @@ type Deps struct {
 	// Nil: the wall clock.
 	Clock  upstream.Clock
 	Follow FollowConfig
-	Log    *slog.Logger
+	// Announcer tells partners of finished launches; nil tells no one.
+	Announcer Announcer
+	Log       *slog.Logger
 }
 
 // RecheckPolicy is the slow schedule of an unknown launch's rechecks: every
@@ -57,6 +59,7 @@ type Service struct {
 	clock     upstream.Clock
 	log       *slog.Logger
 	follow    *follower
+	announcer Announcer
 }
 
 // NewService builds the room. Start begins following launches.
@@ -82,7 +85,7 @@ func NewService(d Deps) (*Service, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Service{store: NewStore(d.Pool), merchants: d.Merchants, ledger: d.Ledger, cloud: cloud,
-		clock: d.Clock, log: d.Log}
+		clock: d.Clock, log: d.Log, announcer: d.Announcer}
 	f, err := newFollower(s, d.Cloud, d.Recheck, d.Follow)
 	if err != nil {
 		return nil, fmt.Errorf("terminals: %w", err)

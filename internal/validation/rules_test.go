@@ -48,11 +48,26 @@ func TestSSN(t *testing.T) {
 		{"123-45-678a", false}, {"", false},
 	})
 	runRule(t, "IsSSNIssued", IsSSNIssued, []ruleCase{
-		{"123-45-6789", true}, {"899-99-9999", true}, {"665-01-0001", true},
+		{"234-56-6789", true}, {"899-99-9999", true}, {"665-01-0001", true}, {"078-05-1121", true},
 		{"000-12-3456", false}, {"666-12-3456", false}, {"900-12-3456", false}, {"999-12-3456", false},
 		{"123-00-4567", false}, {"123-45-0000", false}, {"000000000", false}, {"12345", false},
+		// Published in advertising, or the example everyone types: never anyone's.
+		{"078-05-1120", false}, {"078051120", false}, {"219-09-9999", false}, {"123-45-6789", false}, {"123 45 6789", false},
+		{"987-65-4321", false},
 	})
-	runRule(t, "IsSSN", IsSSN, []ruleCase{{"123-45-6789", true}, {"666-45-6789", false}})
+	runRule(t, "IsSSN", IsSSN, []ruleCase{{"234-56-6789", true}, {"666-45-6789", false}, {"123-45-6789", false}})
+	runRule(t, "IsITIN", IsITIN, []ruleCase{
+		{"912-50-1234", true}, {"912-65-1234", true}, {"900-70-0001", true}, {"999-88-9999", true},
+		{"912-90-1234", true}, {"912-92-1234", true}, {"912-94-1234", true}, {"999-99-9999", true},
+		{"912-49-1234", false}, {"912-66-1234", false}, {"912-69-1234", false}, {"912-89-1234", false},
+		{"912-93-1234", false}, // an adoption number
+		{"912-00-1234", false}, {"912-70-0000", false}, {"812-70-1234", false},
+		{"987-65-4320", false}, {"987-65-4329", false}, // the SSA's range for advertising
+		{"987-65-4330", true}, {"91270123", false}, {"", false},
+	})
+	runRule(t, "IsSSNOrITIN", IsSSNOrITIN, []ruleCase{
+		{"234-56-6789", true}, {"912-70-1234", true}, {"123-45-6789", false}, {"912-10-1234", false},
+	})
 }
 
 func TestEIN(t *testing.T) {

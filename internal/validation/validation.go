@@ -32,6 +32,8 @@ const (
 	TagSSNFormat = "ssn_format"
 	// TagSSNIssued: an SSN the Social Security Administration can issue (see IsSSNIssued).
 	TagSSNIssued = "ssn_issued"
+	// TagSSNOrITIN: an issuable SSN, or an ITIN (see IsSSNOrITIN), where a person may give one.
+	TagSSNOrITIN = "ssn_or_itin"
 	// TagEINFormat: 9 digits, written 12-3456789 or 123456789.
 	TagEINFormat = "ein_format"
 	// TagEINPrefix: an EIN whose two-digit prefix the IRS issues (see IsEINPrefixIssued).
@@ -68,6 +70,7 @@ func rules() map[string]func(string) bool {
 		TagBankAccount:    IsBankAccountNumber,
 		TagSSNFormat:      IsSSNFormat,
 		TagSSNIssued:      IsSSNIssued,
+		TagSSNOrITIN:      IsSSNOrITIN,
 		TagEINFormat:      IsEINFormat,
 		TagEINPrefix:      IsEINPrefixIssued,
 		TagUSState:        IsUSState,

@@ -43,7 +43,7 @@ func TestNewRegistersTags(t *testing.T) {
 	}{
 		{"empty is fine", sample{}, "", ""},
 		{"good values", sample{
-			Routing: "011401533", Account: "1234567", SSN: "123-45-6789", EIN: "12-3456789",
+			Routing: "011401533", Account: "1234567", SSN: "234-56-6789", EIN: "12-3456789",
 			State: "ca", ZIP: "94105", Phone: "(415) 555-0100", Website: "example.com",
 			MCC: "5812", Amount: "1,234.50", Percent: "33.33", Years: "3", Date: "2020-01-31",
 			Untagged: "5812",

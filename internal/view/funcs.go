@@ -65,6 +65,7 @@ func baseFuncs() template.FuncMap {
 		},
 		"formatDate": func(t time.Time) string { return markTime(kindDate, t) },
 		"isoTime":    func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"duration":   Duration,
 		"linkify":    linkify,
 		"deref": func(s *string) string {
 			if s == nil {

@@ -219,12 +219,24 @@ func (r *Renderer) execute(c echo.Context, status int, t *template.Template, nam
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	loc := time.UTC
-	if u := CurrentUser(c); u != nil {
-		loc = r.zones.location(u.TimeZone)
-	}
 	// The response copies the bytes before HTMLBlob returns, so the buffer can go back.
-	return c.HTMLBlob(status, localize(buf.Bytes(), loc))
+	return c.HTMLBlob(status, localize(buf.Bytes(), r.viewersZone(c)))
+}
+
+// viewersZone is the signed-in user's time zone, UTC for nobody.
+func (r *Renderer) viewersZone(c echo.Context) *time.Location {
+	if u := CurrentUser(c); u != nil {
+		return r.zones.location(u.TimeZone)
+	}
+	return time.UTC
+}
+
+// Localize writes the instants marked in text (LocalTime, LocalClock) in the
+// viewer's zone, for text sent outside a rendered page: an htmx request's
+// plain-text error, a JSON message. Pages and fragments are localized as
+// they are rendered.
+func (r *Renderer) Localize(c echo.Context, text string) string {
+	return string(localize([]byte(text), r.viewersZone(c)))
 }
 
 // maxPooledBuffer keeps an unusually large page's buffer from staying in the pool.

@@ -12,6 +12,7 @@ import (
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/httpx"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/view"
 )
 
@@ -28,6 +29,10 @@ func errorHandler(views *view.Renderer, log *slog.Logger) echo.HTTPErrorHandler 
 		if c.Response().Committed {
 			return
 		}
+		if partnerapi.IsAPIPath(c.Request().URL.Path) {
+			apiError(c, err, log)
+			return
+		}
 		status, message := classify(err)
 		if status == http.StatusBadRequest && refusedByDatabase(err) {
 			// Validation should have refused this input before the database did: note it.
@@ -42,6 +47,9 @@ func errorHandler(views *view.Renderer, log *slog.Logger) echo.HTTPErrorHandler 
 			if status == http.StatusNotFound && message == "" {
 				message = "Not found."
 			}
+			// A message may name a time (LocalClock): written in the viewer's zone here,
+			// since no page is rendered around it.
+			message = views.Localize(c, message)
 			if wantsJSON(c) {
 				_ = c.JSON(status, map[string]string{"message": fallback(message, http.StatusText(status))})
 				return
@@ -115,4 +123,18 @@ func refusedByDatabase(err error) bool {
 		return false
 	}
 	return strings.HasPrefix(pgErr.Code, "22") || pgErr.Code == "54000"
+}
+
+// apiError answers an error of the partner API as a problem document (RFC 9457), with
+// the same classification as the pages: never a page, never a bare 500 for bad input.
+func apiError(c echo.Context, err error, log *slog.Logger) {
+	status, message := classify(err)
+	p := partnerapi.ProblemOf(err, status, message)
+	if p.Status >= 500 {
+		log.Error("API request failed", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			"method", c.Request().Method, "route", c.Path(), "err", err)
+	}
+	if err := partnerapi.WriteProblem(c, p); err != nil {
+		log.Warn("API problem not written", "err", err)
+	}
 }

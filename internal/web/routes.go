@@ -6,6 +6,7 @@ import (
 
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/partnerapi"
 )
 
 // routes is the portal's site map. Role checks are visible on each group.
@@ -15,10 +16,13 @@ func routes(e *echo.Echo, d Deps) {
 	e.GET("/readyz", readyz(d.DB))
 	e.GET("/metrics", metricsGuard(d.Config.MetricsToken, echo.WrapHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))))
 	e.GET("/assets/*", d.Static.Serve)
+	e.GET("/favicon.ico", d.Static.Favicon)
 	// The upstream's status webhooks: checked by the token in the body.
 	e.POST("/webhooks/upstream", d.Webhook.Receive)
 	// The merchant's e-mailed link: no sign-in, the unguessable token is the key.
 	e.GET("/l/:token", d.Tracking.Follow)
+
+	apiRoutes(e, d)
 
 	// Pages: sessions, the signed-in user and CSRF on every unsafe request.
 	site := e.Group("", sessionStack(d)...)
@@ -188,7 +192,55 @@ func routes(e *echo.Echo, d Deps) {
 	admin.POST("/outbox/:id/resend", d.Outbox.Resend)
 	admin.GET("/reminders", d.Reminders.ShowSettings)
 	admin.POST("/reminders", d.Reminders.SaveSettings)
+	admin.GET("/api-keys", d.APIKeys.List)
+	admin.POST("/api-keys", d.APIKeys.Create)
+	admin.POST("/api-keys/:id/revoke", d.APIKeys.Revoke)
+	// Partner webhooks: endpoints, their secrets and their delivery logs.
+	admin.GET("/webhooks", d.WebhookEndpoints.List)
+	admin.GET("/webhooks/new", d.WebhookEndpoints.New)
+	admin.POST("/webhooks", d.WebhookEndpoints.Create)
+	admin.GET("/webhooks/:id", d.WebhookEndpoints.Show)
+	admin.POST("/webhooks/:id", d.WebhookEndpoints.Update)
+	admin.POST("/webhooks/:id/disable", d.WebhookEndpoints.Disable)
+	admin.POST("/webhooks/:id/enable", d.WebhookEndpoints.Enable)
+	admin.POST("/webhooks/:id/rotate", d.WebhookEndpoints.Rotate)
+	admin.POST("/webhooks/:id/delete", d.WebhookEndpoints.Delete)
+	admin.GET("/webhooks/:id/deliveries/:delivery", d.WebhookEndpoints.Delivery)
+	admin.POST("/webhooks/:id/deliveries/:delivery/resend", d.WebhookEndpoints.Resend)
 
 	// Unknown paths still get the session, so the 404 page shows the user's navigation.
 	site.RouteNotFound("/*", notFound)
+}
+
+// apiRoutes is the partner API's site map. No session and no CSRF: a request is
+// authenticated by its bearer key alone (a cookie is never read here, and a key is
+// never read on a page). Every route needs a working key (401) and counts against its
+// rate limit (429); writes need a read-write key (403) and make a POST with an
+// Idempotency-Key safe to retry. Which objects a key reaches is decided by the rooms'
+// use cases, called as the key's rep or, for a reseller-wide key, with the admins'
+// view (writes: as the object's owning rep): another rep's object is 404.
+func apiRoutes(e *echo.Echo, d Deps) {
+	e.GET("/api/docs", d.APIDocs.Page)
+	e.GET("/api/v1/openapi.json", d.APIDocs.Document)
+	v1 := e.Group("/api/v1", partnerapi.RequireKey(d.APIKeyService, d.APIGuard))
+	write := []echo.MiddlewareFunc{partnerapi.RequireWrite, partnerapi.Idempotent(d.APIGuard, d.Config.Storage.MaxUploadBytes+1<<20)}
+	v1.GET("/pricing-models", d.API.ListPricingModels)
+	v1.GET("/applications", d.API.ListApplications)
+	v1.POST("/applications", d.API.CreateApplication, write...)
+	v1.GET("/applications/:id", d.API.GetApplication)
+	v1.PATCH("/applications/:id", d.API.UpdateApplication, write...)
+	v1.GET("/applications/:id/checklist", d.API.GetChecklist)
+	v1.POST("/applications/:id/submit", d.API.SubmitApplication, write...)
+	v1.GET("/applications/:id/submission", d.API.GetSubmission)
+	v1.GET("/applications/:id/documents", d.API.ListDocuments)
+	v1.POST("/applications/:id/documents", d.API.UploadDocument, write...)
+	v1.DELETE("/applications/:id/documents/:documentId", d.API.DeleteDocument, write...)
+	v1.GET("/applications/:id/handoff", d.API.GetHandoff)
+	v1.POST("/applications/:id/handoff/resend", d.API.ResendHandoff, write...)
+	v1.GET("/merchants", d.API.ListMerchants)
+	v1.GET("/merchants/:merchantId", d.API.GetMerchant)
+	v1.GET("/merchants/:merchantId/transactions", d.API.ListTransactions)
+	v1.GET("/merchants/:merchantId/transactions/:transactionId", d.API.GetTransaction)
+	// Unknown API paths are problem documents too, without a session.
+	e.RouteNotFound("/api/*", notFound)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/payportal/portal/internal/apikeys"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/config"
 	"github.com/payportal/portal/internal/dashboard"
@@ -21,12 +22,14 @@ import (
 	"github.com/payportal/portal/internal/insights"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/payments"
 	"github.com/payportal/portal/internal/pricing"
 	"github.com/payportal/portal/internal/reminders"
 	"github.com/payportal/portal/internal/submission"
 	"github.com/payportal/portal/internal/terminals"
 	"github.com/payportal/portal/internal/view"
+	"github.com/payportal/portal/internal/webhooks"
 	"github.com/payportal/portal/internal/workspace"
 )
 
@@ -64,6 +67,18 @@ type Deps struct {
 	Merchants *merchants.Handlers
 	// Terminals serves a merchant's card terminals and their transactions.
 	Terminals *terminals.Handlers
+
+	// APIKeys are the admins' pages of the partner API's keys; APIKeyService
+	// authenticates the API's requests.
+	APIKeys       *apikeys.Handlers
+	APIKeyService *apikeys.Service
+	// API serves /api/v1; APIGuard keeps its rate limits and idempotency keys;
+	// APIDocs serves its OpenAPI document and reference pages.
+	API      *partnerapi.Handlers
+	APIGuard *partnerapi.Guard
+	APIDocs  *partnerapi.Docs
+	// WebhookEndpoints serves the admins' pages of the partner webhooks.
+	WebhookEndpoints *webhooks.Handlers
 }
 
 // New returns the portal's HTTP handler.

@@ -44,7 +44,19 @@ func (s *Static) URL(name string) string {
 
 // Serve answers GET /assets/*.
 func (s *Static) Serve(c echo.Context) error {
-	name := path.Clean(strings.TrimPrefix(c.Param("*"), "/"))
+	return s.serve(c, path.Clean(strings.TrimPrefix(c.Param("*"), "/")))
+}
+
+// favicon is the icon browsers and other clients ask for at /favicon.ico when a page
+// names none (pages link its fingerprinted URL).
+const favicon = "img/favicon.ico"
+
+// Favicon answers GET /favicon.ico with the embedded icon.
+func (s *Static) Favicon(c echo.Context) error { return s.serve(c, favicon) }
+
+// serve answers with the asset name: for a year when the URL carries its fingerprint,
+// checked again otherwise.
+func (s *Static) serve(c echo.Context, name string) error {
 	hash, ok := s.hashes[name]
 	if !ok || strings.HasSuffix(name, ".md") {
 		return echo.NewHTTPError(http.StatusNotFound)
@@ -64,6 +76,9 @@ func (s *Static) Serve(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	ctype := mime.TypeByExtension(path.Ext(name))
+	if path.Ext(name) == ".ico" {
+		ctype = "image/x-icon" // the type every browser takes; systems' MIME tables differ
+	}
 	if ctype == "" {
 		ctype = "application/octet-stream"
 	}

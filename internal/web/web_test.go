@@ -102,6 +102,28 @@ func TestFingerprintedAssetsAreCachedForAYear(t *testing.T) {
 	}
 }
 
+// The icon answers at /favicon.ico, where clients look for it, and pages link it at its
+// fingerprinted address.
+func TestFaviconAnswers(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	c := env.Client(t)
+	res := c.Get("/favicon.ico")
+	if res.Status != http.StatusOK || res.Header.Get("Content-Type") != "image/x-icon" || !strings.HasPrefix(res.Body, "\x00\x00\x01\x00") {
+		t.Fatalf("/favicon.ico: %d %q, %d bytes", res.Status, res.Header.Get("Content-Type"), len(res.Body))
+	}
+	page := c.Get("/login").Body
+	i := strings.Index(page, `<link rel="icon" href="/assets/img/favicon.ico?v=`)
+	if i < 0 || !strings.Contains(page, `<link rel="icon" href="/assets/img/favicon.svg?v=`) {
+		t.Fatal("the layout does not link the icon")
+	}
+	i += len(`<link rel="icon" href="`)
+	linked := c.Get(page[i : i+strings.Index(page[i:], `"`)])
+	if linked.Status != http.StatusOK || linked.Body != res.Body || !strings.Contains(linked.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("the linked icon: %d %v", linked.Status, linked.Header)
+	}
+}
+
 func TestNavigationDependsOnRole(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)

@@ -67,7 +67,7 @@ func TestBrowserRepFillsAnApplication(t *testing.T) {
 	err = chromedp.Do(ctx,
 		typeInto("owners.0.first_name", "Jane"),
 		typeInto("owners.0.last_name", "Doe"),
-		typeInto("owners.0.ssn", "123-45-6789"),
+		typeInto("owners.0.ssn", "234-56-6789"),
 	)
 	if err != nil {
 		t.Fatalf("fill owner: %v", err)

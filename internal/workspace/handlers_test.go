@@ -1,8 +1,10 @@
 package workspace_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -120,9 +122,17 @@ func TestStaleVersionIsRefusedWith409(t *testing.T) {
 		t.Fatalf("first save: %d", res.Status)
 	}
 	values := url.Values{"notes": {"second tab"}, "version": {version}}
+	// The message names the time of the other change in the rep's zone, even as
+	// htmx's plain-text answer, which no page is rendered around.
+	if err := w.env.App.Auth.SetTimeZone(context.Background(), w.rep, "Asia/Kathmandu", true); err != nil {
+		t.Fatal(err)
+	}
 	res := w.repC.HTMXPost("/applications/"+id.String()+"/sections/notes", values)
 	if res.Status != http.StatusConflict || !strings.Contains(res.Body, "this application was changed elsewhere") {
 		t.Fatalf("htmx: status %d\n%s", res.Status, res.Body)
+	}
+	if strings.ContainsAny(res.Body, "\uE000\uE001") || !regexp.MustCompile(`at \d{2}:\d{2} \+0545,`).MatchString(res.Body) {
+		t.Errorf("htmx: the time of the other change is not in the rep's zone: %q", res.Body)
 	}
 	// Without htmx the page comes back with the typed values and the current version.
 	w.repC.Get("/applications/" + id.String())

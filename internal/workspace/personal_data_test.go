@@ -12,7 +12,7 @@ import (
 
 // Personal data used by these tests, in the forms a rep may type them.
 const (
-	testSSN     = "123-45-6789"
+	testSSN     = "234-56-6789"
 	testTIN     = "98-7654321"
 	testAccount = "000123456789"
 )
@@ -62,7 +62,7 @@ func TestPersonalDataIsEncryptedAtRest(t *testing.T) {
 		r.Close()
 	}
 	raw := strings.Join(rows, "\n")
-	for _, secret := range []string{testSSN, "123456789", testTIN, "987654321", testAccount} {
+	for _, secret := range []string{testSSN, "234566789", testTIN, "987654321", testAccount} {
 		if strings.Contains(raw, secret) {
 			t.Errorf("the raw tables hold %q", secret)
 		}
@@ -72,7 +72,7 @@ func TestPersonalDataIsEncryptedAtRest(t *testing.T) {
 	}
 	// And they open again.
 	d := stored(t, w, id).Draft
-	if d.Owners[0].SSN != "123456789" || d.Business.TIN != "987654321" || d.Bank.AccountNumber != testAccount {
+	if d.Owners[0].SSN != "234566789" || d.Business.TIN != "987654321" || d.Bank.AccountNumber != testAccount {
 		t.Errorf("decrypted %q %q %q", d.Owners[0].SSN, d.Business.TIN, d.Bank.AccountNumber)
 	}
 }
@@ -82,7 +82,7 @@ func TestPersonalDataIsShownMaskedAndKeptWhenTheMaskComesBack(t *testing.T) {
 	w := newWorkspace(t)
 	id, owner := fillPersonalData(t, w)
 	page, _ := show(t, w.repC, id)
-	for _, secret := range []string{"123456789", testSSN, "987654321", testTIN, testAccount} {
+	for _, secret := range []string{"234566789", testSSN, "987654321", testTIN, testAccount} {
 		if strings.Contains(page.Body, secret) {
 			t.Errorf("the page shows %q", secret)
 		}
@@ -112,7 +112,7 @@ func TestPersonalDataIsShownMaskedAndKeptWhenTheMaskComesBack(t *testing.T) {
 		t.Errorf("after save SSN shown as %q", v)
 	}
 	d := stored(t, w, id).Draft
-	if d.Owners[0].SSN != "123456789" || d.Owners[0].FirstName != "Janet" {
+	if d.Owners[0].SSN != "234566789" || d.Owners[0].FirstName != "Janet" {
 		t.Errorf("owner = %+v", d.Owners[0])
 	}
 	evs := events(t, w, id)
@@ -157,11 +157,11 @@ func TestAdminRevealsPersonalDataThroughAnAuditedAction(t *testing.T) {
 	if !strings.Contains(page.Body, `form="reveal-form" name="field" value="`+key+`"`) {
 		t.Fatalf("no reveal button for the SSN\n%s", page.Body)
 	}
-	if strings.Contains(page.Body, "123456789") {
+	if strings.Contains(page.Body, "234566789") {
 		t.Fatal("the admin's page shows the SSN before it is revealed")
 	}
 	res := w.adminC.HTMXPost("/applications/"+id.String()+"/reveal", url.Values{"field": {key}})
-	if res.Status != http.StatusOK || !strings.Contains(res.Body, "<code>123456789</code>") {
+	if res.Status != http.StatusOK || !strings.Contains(res.Body, "<code>234566789</code>") {
 		t.Fatalf("reveal: %d\n%s", res.Status, res.Body)
 	}
 	if res.Header.Get("Cache-Control") != "no-store" {

@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/pricing"
 )
 
 // addPricingModel stores a pricing model and returns its id.
@@ -146,5 +148,30 @@ func TestChecklistShrinksAsSectionsAreFilled(t *testing.T) {
 	page, _ := show(t, w.repC, id)
 	if strings.Contains(page.Body, `#business.mcc" data-goto-field="business.mcc" data-step-link="business">MCC must be`) {
 		t.Error("a refused value reached the checklist: it should not have been saved")
+	}
+}
+
+// A pricing model's note for admins is never shown to reps: the example models created at
+// first start keep their set-up note there, and the rep reads the description alone.
+func TestPricingAdminNoteIsNotShownToReps(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	if _, err := pricing.SeedExamples(context.Background(), w.env.DB.Gorm); err != nil {
+		t.Fatal(err)
+	}
+	var m models.PricingModel
+	if err := w.env.DB.Gorm.Where("name = ?", "Interchange plus").Take(&m).Error; err != nil {
+		t.Fatal(err)
+	}
+	id := create(t, w.repC)
+	autosave(t, w.repC, id, "pricing", url.Values{"pricing.model": {m.ID.String()}})
+	page := w.repC.Get("/applications/" + id.String() + "?step=pricing").Body
+	if !strings.Contains(page, "Suits established merchants with steady volume.") || strings.Contains(page, "first start") {
+		t.Errorf("the rep's pricing step: description shown %t, admin note shown %t",
+			strings.Contains(page, "Suits established merchants"), strings.Contains(page, "first start"))
+	}
+	form := w.adminC.Get("/admin/pricing/" + m.ID.String()).Body
+	if !strings.Contains(form, ">This example was created at first start: check its code and fees against your upstream contract.</textarea>") {
+		t.Error("the admin's form does not show the set-up note")
 	}
 }

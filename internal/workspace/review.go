@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/payportal/portal/internal/drafts"
-	"github.com/payportal/portal/internal/validation"
 )
 
 // ReviewGroup is one group of the review step: a section, or one owner, with every value
@@ -102,32 +101,18 @@ func (p *EditPage) reviewRows(fields []drafts.Field, owner int) []ReviewRow {
 		if err != nil {
 			continue
 		}
-		in := drafts.Input(name, v)
 		row := ReviewRow{Label: f.Label, Value: v}
 		switch {
-		case in.Kind == "checkbox":
-			if v != "true" {
+		case drafts.Input(name, v).Kind == "checkbox":
+			if row.Value = f.Display(v); row.Value == "" {
 				continue
 			}
-			row.Value = "Yes"
 		case v == "":
 			row.Value, row.Empty = "Not entered", true
 		case f.Sensitive && strings.HasPrefix(v, maskPrefix):
 			row.Masked = true
-		case in.Kind == "select":
-			for _, o := range in.Options {
-				if o.Value == v {
-					row.Value = o.Label
-				}
-			}
-		case drafts.IsPhoneField(name):
-			row.Value = drafts.FormatPhone(v)
-		case f.Money:
-			if n, ok := validation.Hundredths(v); ok {
-				row.Value = "$" + drafts.FormatMoney(n)
-			}
-		case f.Percent:
-			row.Value = v + "%"
+		default:
+			row.Value = f.Display(v)
 		}
 		rows = append(rows, row)
 	}

@@ -175,14 +175,19 @@ func (s *Service) write(ctx context.Context, tx pgx.Tx, u *models.User, a *model
 }
 
 // choosePricing returns the pricing model the application will use after a save of the
-// pricing section, or a message when the choice cannot be taken. Keeping the current model
-// is always allowed, even once it is archived; a new choice must be selectable.
+// pricing section, or a message when the choice cannot be taken.
 func (s *Service) choosePricing(ctx context.Context, a *models.Application, in drafts.SectionForm) (*uuid.UUID, string, error) {
-	current := a.PricingModelID
 	choice, ok := in.PricingChoice()
 	if !ok {
-		return current, "", nil
+		return a.PricingModelID, "", nil
 	}
+	return s.pricingChoice(ctx, a.PricingModelID, choice)
+}
+
+// pricingChoice is the pricing model chosen ("" for none) instead of current, or a message
+// when it cannot be taken. Keeping the current model is always allowed, even once it is
+// archived; a new choice must be selectable.
+func (s *Service) pricingChoice(ctx context.Context, current *uuid.UUID, choice string) (*uuid.UUID, string, error) {
 	if choice == "" {
 		return nil, "", nil
 	}

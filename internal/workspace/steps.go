@@ -24,19 +24,30 @@ type Step struct {
 	Number      int
 	// Outstanding counts the step's checklist items; for the review, all of them.
 	Outstanding int
-	Current     bool
+	// WaitsFor, when set, names the earlier step this one depends on: the documents
+	// cannot be complete before the pricing model says which are required.
+	WaitsFor string
+	// StepsLeft counts, for the review, the steps before it that are not done.
+	StepsLeft int
+	Current   bool
 	// Next is the step after this one, "" for the review.
 	Next string
 }
 
 // Done reports whether nothing is missing in the step.
-func (s Step) Done() bool { return s.Outstanding == 0 }
+func (s Step) Done() bool { return s.Outstanding == 0 && s.WaitsFor == "" }
 
 // StateText says where the step stands, in words (the colour only repeats it).
 func (s Step) StateText() string {
 	switch {
 	case s.Name == StepReview && s.Outstanding == 0:
 		return "Ready to submit"
+	case s.Name == StepReview && s.StepsLeft == 1:
+		return "1 step to finish"
+	case s.Name == StepReview:
+		return strconv.Itoa(s.StepsLeft) + " steps to finish"
+	case s.WaitsFor != "" && s.Outstanding == 0:
+		return "After " + s.WaitsFor
 	case s.Outstanding == 0:
 		return "Complete"
 	}
@@ -79,15 +90,33 @@ func stepTitle(name string) string {
 // shown ("" marks none).
 func Steps(c drafts.Checklist, current string) []Step {
 	var out []Step
+	left := 0
 	for i, name := range StepNames() {
-		n := c.Count()
-		if name != StepReview {
-			n = len(c.Section(name).Items)
+		s := Step{Name: name, Title: stepTitle(name), Number: i + 1, Outstanding: len(c.Section(name).Items),
+			Current: name == current, Next: NextStep(name)}
+		switch {
+		case name == StepReview:
+			s.Outstanding, s.StepsLeft = c.Count(), left
+		case name == drafts.SectionDocuments && !pricingChosen(c):
+			s.WaitsFor = "pricing"
 		}
-		out = append(out, Step{Name: name, Title: stepTitle(name), Number: i + 1, Outstanding: n,
-			Current: name == current, Next: NextStep(name)})
+		if name != StepReview && !s.Done() {
+			left++
+		}
+		out = append(out, s)
 	}
 	return out
+}
+
+// pricingChosen reports whether the checklist has a pricing model: without one, the
+// documents it requires are not known yet.
+func pricingChosen(c drafts.Checklist) bool {
+	for _, item := range c.Section(drafts.SectionPricing).Items {
+		if item.Field == drafts.FieldPricingModel {
+			return false
+		}
+	}
+	return true
 }
 
 // firstStep is where an application opens without a chosen step: the first step with

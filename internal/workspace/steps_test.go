@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/payportal/portal/internal/drafts"
+	ws "github.com/payportal/portal/internal/workspace"
 )
 
 // stepPanel matches a step's panel and whether it is hidden.
@@ -120,5 +123,67 @@ func TestReviewShowsWhatWasEntered(t *testing.T) {
 	page, _ := show(t, w.repC, id)
 	if v, _ := inputValue(page.Body, "business.phone"); v != "(415) 555-0100" {
 		t.Errorf("phone shown in the form as %q", v)
+	}
+}
+
+// The documents step is not complete before a pricing model says which documents are
+// required, and the review says how many steps are left rather than a count of items.
+func TestStepsBeforeAPricingModelIsChosen(t *testing.T) {
+	items := func(n int) []drafts.ChecklistItem {
+		out := make([]drafts.ChecklistItem, n)
+		for i := range out {
+			out[i] = drafts.ChecklistItem{Field: "business.legal_name", Message: "Enter it."}
+		}
+		return out
+	}
+	c := drafts.Checklist{Sections: []drafts.ChecklistSection{
+		{Name: drafts.SectionBusiness, Items: items(30)},
+		{Name: drafts.SectionOwners, Items: items(5)},
+		{Name: drafts.SectionPricing, Items: []drafts.ChecklistItem{{Field: drafts.FieldPricingModel, Message: "Choose a pricing model."}}},
+	}}
+	got := map[string]ws.Step{}
+	for _, s := range ws.Steps(c, "") {
+		got[s.Name] = s
+	}
+	if d := got[drafts.SectionDocuments]; d.Done() || d.StateText() != "After pricing" {
+		t.Errorf("documents before a pricing model: done %t, %q", d.Done(), d.StateText())
+	}
+	if r := got[ws.StepReview]; r.StateText() != "4 steps to finish" {
+		t.Errorf("review: %q, want 4 steps to finish (business, owners, pricing, documents)", r.StateText())
+	}
+	c.Sections = c.Sections[:2] // a model chosen that requires no document
+	for _, s := range ws.Steps(c, "") {
+		if s.Name == drafts.SectionDocuments && (!s.Done() || s.StateText() != "Complete") {
+			t.Errorf("documents with a model that needs none: %q", s.StateText())
+		}
+		if s.Name == ws.StepReview && s.StateText() != "2 steps to finish" {
+			t.Errorf("review: %q", s.StateText())
+		}
+	}
+}
+
+// With "The merchant enters the deposit account" ticked, the account's fields are off
+// (not asked for, not sent): the account a rep typed before stays stored, and is not
+// listed as wrong or missing.
+func TestBankLeftToTheMerchantTurnsItsFieldsOff(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	id := create(t, w.repC)
+	autosave(t, w.repC, id, "bank", url.Values{"bank.holder_name": {"Blue Fern"}, "bank.routing_number": {"011401533"}})
+	// Ticked: the disabled fields are not posted; the form still carries the box.
+	res := autosave(t, w.repC, id, "bank", url.Values{"bank.from_merchant": {"true"}})
+	if res.Status != http.StatusOK || !strings.Contains(res.Body, `<fieldset data-bank-account disabled aria-describedby="bank-account-off">`) {
+		t.Fatalf("ticked: %d, the account's fields are not off:\n%s", res.Status, res.Body)
+	}
+	if got := stored(t, w, id).Draft.Bank; got.HolderName != "Blue Fern" || got.RoutingNumber != "011401533" || !got.FromMerchant {
+		t.Errorf("stored bank: %+v", got)
+	}
+	list := w.repC.Get("/applications/" + id.String() + "/checklist").Body
+	if strings.Contains(list, "#bank.") {
+		t.Errorf("the checklist still asks about the account left to the merchant:\n%s", list)
+	}
+	res = autosave(t, w.repC, id, "bank", url.Values{"bank.holder_name": {"Blue Fern"}})
+	if strings.Contains(res.Body, "<fieldset data-bank-account disabled") {
+		t.Error("unticked, the account's fields stay off")
 	}
 }

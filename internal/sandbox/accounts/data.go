@@ -12,7 +12,8 @@ package accounts
 //   - options: the choices of a select input, separated by "|", each
 //     "value=label" (the label is what the merchant reads).
 //   - display: how the pages write a stored value: phone, amount, date,
-//     percent, years (plain text when absent).
+//     percent, years, entityType (a legal entity type's label, any other
+//     value as it is; plain text when absent).
 //   - hint: a line of help under the input.
 //   - required: "true" when the merchant must supply the detail before
 //     accepting; in owners only the first owner's fields are required.
@@ -33,7 +34,7 @@ type address struct {
 // business describes the merchant's trading business.
 type business struct {
 	DBA              string   `json:"dba" label:"Doing business as" required:"true"`
-	Type             string   `json:"type" label:"Business type"`
+	Type             string   `json:"type" label:"Business type" display:"entityType"`
 	GoodsAndServices string   `json:"goodsAndServices" label:"Goods and services sold" required:"true"`
 	Phone            string   `json:"phone" label:"Business phone" input:"tel" display:"phone" required:"true"`
 	Email            string   `json:"email" label:"Business email" input:"email" required:"true"`

@@ -30,6 +30,8 @@ func TestDetailsPageShowsValuesForPeople(t *testing.T) {
 	d := detailsWithoutBanking()
 	d["business"].(map[string]any)["monthlyVolume"] = "62000.00"
 	d["business"].(map[string]any)["phone"] = "5035550142"
+	// The portal sends business.type the legal entity type's value too.
+	d["business"].(map[string]any)["type"] = "llc"
 	id := s.start(t, d)
 	path := strings.TrimPrefix(s.link(t, id), s.url)
 	_, _, body := s.page(t, http.MethodGet, path, nil, nil)

@@ -61,6 +61,8 @@ func displayValue(f fieldSpec, v any) string {
 		}
 	case "percent":
 		return s + "%"
+	case "entityType":
+		return entityTypeLabel(s)
 	case "years":
 		if s == "1" {
 			return "1 year"
@@ -69,6 +71,20 @@ func displayValue(f fieldSpec, v any) string {
 	}
 	if v, ok := v.(bool); ok {
 		return map[bool]string{true: "Yes", false: "No"}[v]
+	}
+	return s
+}
+
+// entityTypeLabel names a legal entity type as legalEntity.type's choices do
+// ("llc" is "Limited liability company (LLC)"): business.type has no
+// published list, but portals send it the same values. Another value is
+// shown as it is.
+func entityTypeLabel(s string) string {
+	f, _ := reflect.TypeFor[legalEntity]().FieldByName("Type")
+	for _, item := range strings.Split(f.Tag.Get("options"), "|") {
+		if v, l, _ := strings.Cut(item, "="); v == s {
+			return l
+		}
 	}
 	return s
 }

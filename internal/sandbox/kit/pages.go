@@ -25,8 +25,9 @@ const ScriptPath = "/_sandbox/static/sandbox.js"
 
 // pageFuncs are the template functions every page has: "when" writes a
 // time as a <time> element in UTC, which the script shows in the viewer's
-// zone.
+// zone; "duration" a length of time in words.
 var pageFuncs = template.FuncMap{
+	"duration": DurationWords,
 	"when": func(t time.Time) template.HTML {
 		if t.IsZero() {
 			return ""

@@ -126,6 +126,8 @@ func New(t testing.TB, opts ...Option) *Env {
 		"PORTAL_ENCRYPTION_KEYS": "test:" + randomKey(),
 		"PORTAL_STORAGE_DIR":     t.TempDir(),
 		"PORTAL_RESELLER_NAME":   "Test Payments",
+		// Test receivers of the partner webhooks listen on the loopback.
+		"PORTAL_WEBHOOKS_ALLOW_PRIVATE": "true",
 	}}
 	for _, o := range opts {
 		o(s)
@@ -165,7 +167,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		Now: clock.Now, Throttle: s.throttle,
 		JobPollInterval: s.jobPoll, JobRetryDelay: s.jobRetryDelay,
 		Upstream: upstreamClient, PushRetryDelay: 10 * time.Millisecond,
-		TerminalsClock: s.terminalsClock(),
+		TerminalsClock: s.terminalsClock(), WebhookRetryDelay: s.jobRetryDelay,
 	})
 	if err != nil {
 		t.Fatalf("build portal: %v", err)

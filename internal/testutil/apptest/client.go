@@ -53,6 +53,16 @@ func (c *Client) KeepConnections(n int) {
 	c.http.Transport = tr
 }
 
+// SetCookie stores a cookie for the portal, as a page's script would (app.js
+// keeps the browser's time zone in one).
+func (c *Client) SetCookie(name, value string) {
+	u, err := url.Parse(c.base)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.http.Jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value, Path: "/"}})
+}
+
 // Get fetches path and remembers the page's CSRF token.
 func (c *Client) Get(path string) Response {
 	c.t.Helper()

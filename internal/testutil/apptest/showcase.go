@@ -63,6 +63,9 @@ type Showcase struct {
 	SandboxLink string
 	// SandboxAdmin is the sandbox's admin page, with basic-auth credentials.
 	SandboxAdmin string
+	// WebhookEndpoint is a partner's webhook endpoint the portal disabled, with its
+	// delivery log; WebhookDelivery one of its deliveries (retried once).
+	WebhookEndpoint, WebhookDelivery uuid.UUID
 }
 
 // ShowcaseZone is the time zone of every seeded user.
@@ -90,6 +93,8 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	for _, u := range []*models.User{admin, rep, first} {
 		s.zone(t, u)
 	}
+	s.apiKeys(t, admin, rep)
+	hooks := s.webhookEndpoints(t, admin)
 	// An invited colleague, pending: the users page and the outbox show them.
 	admins := env.Client(t)
 	admins.Login(s.Admin.Email, s.Admin.Password)
@@ -142,6 +147,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	}
 	sandboxAdmin.User = url.UserPassword("admin", env.Config.Sandbox.AdminToken)
 	s.SandboxAdmin = sandboxAdmin.String()
+	hooks.settle(t, s)
 	return s
 }
 
@@ -344,8 +350,22 @@ func (s *Showcase) payments(t testing.TB) {
 	}
 	s.Transaction = sale("62.50", "Pat Cardholder", "INV-1001")
 	s.sandboxJSON(t, http.MethodPost, "/_sandbox/admin/api/payments/settle", map[string]string{}, nil)
-	sale("18.25", "Lee Cardholder", "INV-1002")
+	open := sale("18.25", "Lee Cardholder", "INV-1002")
 	s.Batch = "1"
+	// A void of the settled sale, which the processor refuses, and a tip on
+	// the open one: the merchant's history words each by what became of it.
+	act := func(id uuid.UUID, page, action string, values url.Values) {
+		m := formToken.FindStringSubmatch(c.Get(base + "/transactions/" + id.String() + page).Body)
+		if m == nil {
+			t.Fatalf("no %s form", action)
+		}
+		values.Set("form_token", strings.ReplaceAll(m[1], "&#43;", "+"))
+		if res := c.PostForm(base+"/transactions/"+id.String()+"/"+action, values); res.Status != http.StatusSeeOther {
+			t.Fatalf("%s: %d\n%s", action, res.Status, res.Body)
+		}
+	}
+	act(s.Transaction, "/reverse", "reverse", url.Values{"amount": {"62.50"}})
+	act(open, "", "tip", url.Values{"tip": {"3.00"}})
 	res := c.PostForm(base+"/customers", url.Values{"name": {"Pat Cardholder"}, "email": {"pat@example.com"}, "reference": {"CUST-7"}})
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("save a customer: %d\n%s", res.Status, res.Body)
