@@ -29,6 +29,8 @@ type Message struct {
 	Text      string
 	HTML      string
 	MessageID string
+	// Accepted is when the server accepted the message (the end of DATA).
+	Accepted time.Time
 }
 
 // Server is a running test SMTP server.
@@ -154,7 +156,7 @@ func (s *Server) accept(from string, to []string, raw []byte) error {
 	if err != nil && s.parseFailure == nil {
 		s.parseFailure = err
 	}
-	m.From, m.To, m.Raw = from, to, raw
+	m.From, m.To, m.Raw, m.Accepted = from, to, raw, time.Now()
 	s.accepted = append(s.accepted, m)
 	s.mu.Unlock()
 	s.messages <- m
