@@ -52,7 +52,9 @@ func (e env) serve(ctx context.Context) error {
 	defer p.close(context.WithoutCancel(ctx))
 	gate.Ready(p.app.Handler)
 	e.printStarted(cfg, p.adminCreated)
-	log.Info("portal started", "addr", ln.Addr().String(), "env", cfg.Env, "instance", cfg.Instance)
+	// How long each step of the start took ("open", "migrate", "sandbox", "build",
+	// "prepare", "jobs"), to tell where a slow start spends its time.
+	log.Info("portal started", append([]any{"addr", ln.Addr().String(), "env", cfg.Env, "instance", cfg.Instance}, p.took.args...)...)
 
 	var serveErr error
 	select {

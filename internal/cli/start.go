@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/config"
@@ -16,6 +17,22 @@ type portal struct {
 	app          *app.App
 	adminCreated bool
 	closers      []func(context.Context)
+	// took is how long each step of the start took, for the start's log line.
+	took phases
+}
+
+// phases times the steps of the start, one after the other, as slog arguments:
+// "open", 12ms, "migrate", 30ms, ...
+type phases struct {
+	last time.Time
+	args []any
+}
+
+// done records the step that ends now.
+func (p *phases) done(step string) {
+	now := time.Now()
+	p.args = append(p.args, step, now.Sub(p.last).Round(100*time.Microsecond).String())
+	p.last = now
 }
 
 // close releases what start opened, the last opened first.
@@ -29,7 +46,7 @@ func (p *portal) close(ctx context.Context) {
 // migrates, wires the portal and starts its background work. On an error it
 // closes what it opened.
 func (e env) start(ctx context.Context, cfg *config.Config, log *slog.Logger) (p *portal, err error) {
-	p = &portal{}
+	p = &portal{took: phases{last: time.Now()}}
 	defer func() {
 		if err != nil {
 			p.close(context.WithoutCancel(ctx))
@@ -40,11 +57,13 @@ func (e env) start(ctx context.Context, cfg *config.Config, log *slog.Logger) (p
 		return p, err
 	}
 	p.closers = append(p.closers, func(context.Context) { db.Close() })
+	p.took.done("open")
 	// Several instances may start at once; the advisory lock inside MigrateUp
 	// lets exactly one apply each migration.
 	if err := db.MigrateUp(ctx, log); err != nil {
 		return p, err
 	}
+	p.took.done("migrate")
 	// When another replica migrates later (a rolling upgrade), this one renews
 	// its connections, whose cached statements would fail once.
 	following, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
@@ -60,12 +79,15 @@ func (e env) start(ctx context.Context, cfg *config.Config, log *slog.Logger) (p
 		fmt.Fprintf(e.stdout, "Sandbox upstream on %s (admin: %s/_sandbox/admin, user admin, password %s)\n",
 			sb.URL, sb.URL, cfg.Sandbox.AdminToken)
 	}
+	p.took.done("sandbox")
 	if p.app, err = app.Build(ctx, cfg, db, log, app.Options{}); err != nil {
 		return p, err
 	}
+	p.took.done("build")
 	if err := e.prepare(ctx, cfg, log, p); err != nil {
 		return p, err
 	}
+	p.took.done("prepare")
 	// Background jobs run beside the web server (unless PORTAL_RUN_WORKERS=false).
 	if err := p.app.Jobs.Start(ctx); err != nil {
 		return p, err
@@ -75,6 +97,7 @@ func (e env) start(ctx context.Context, cfg *config.Config, log *slog.Logger) (p
 	if cfg.Workers.Run {
 		p.app.Terminals.Start(ctx)
 	}
+	p.took.done("jobs")
 	return p, nil
 }
 

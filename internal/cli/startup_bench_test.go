@@ -68,7 +68,7 @@ func BenchmarkStartUp(b *testing.B) {
 		"PORTAL_SANDBOX_LISTEN_ADDR": freeAddrTB(b),
 		"PORTAL_SANDBOX_DATA_DIR":    b.TempDir(),
 		"PORTAL_STORAGE_DIR":         b.TempDir(),
-		"PORTAL_LOG_LEVEL":           "warn",
+		"PORTAL_LOG_LEVEL":           "info", // the start's line says how long each step took
 		"PORTAL_DRAIN_PERIOD":        "",
 	}
 	base := "http://" + vars["PORTAL_LISTEN_ADDR"]
@@ -90,8 +90,9 @@ func BenchmarkStartUp(b *testing.B) {
 			waitIdle(b, db.Pool)
 			time.Sleep(startSettle)
 			idle = append(idle, residentMiB(b, p.proc.Pid()))
-			b.Logf("round %d: ready after %v; first dashboard %v, second %v; idle RSS %.1f MiB",
-				r+1, p.ready.Round(time.Millisecond), firstPage[r].Round(time.Microsecond), secondPage[r].Round(time.Microsecond), idle[r])
+			b.Logf("round %d: ready after %v; first dashboard %v, second %v; idle RSS %.1f MiB; steps: %s",
+				r+1, p.ready.Round(time.Millisecond), firstPage[r].Round(time.Microsecond), secondPage[r].Round(time.Microsecond), idle[r],
+				startSteps(p.proc.Output()))
 			p.stop(b)
 		}
 	}
@@ -207,6 +208,19 @@ func waitIdle(b *testing.B, pool *pgxpool.Pool) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// startSteps is what the portal's "portal started" line says each step of the
+// start took (open, migrate, sandbox, build, prepare, jobs).
+func startSteps(output string) string {
+	for line := range strings.Lines(output) {
+		if strings.Contains(line, `msg="portal started"`) {
+			if i := strings.Index(line, " open="); i >= 0 {
+				return strings.TrimSpace(line[i:])
+			}
+		}
+	}
+	return "(not logged)"
 }
 
 var vmRSS = regexp.MustCompile(`VmRSS:\s+(\d+) kB`)

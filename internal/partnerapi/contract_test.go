@@ -11,7 +11,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/payportal/portal/internal/drafts"
-	"github.com/payportal/portal/internal/partnerapi/contract"
 )
 
 // schemaPaths lists the JSON paths of a schema's values ("business/address/city"),
@@ -56,7 +55,7 @@ func registryPaths() (written, read map[string]bool) {
 // schemas hold nothing else of the draft.
 func TestDocumentHoldsTheFieldRegistry(t *testing.T) {
 	t.Parallel()
-	doc, err := contract.Load()
+	doc, err := LoadContract()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,7 +18,8 @@ import (
 // rendered in the browser by Redoc, served from the portal itself (no CDN) under its
 // content security policy.
 type Docs struct {
-	document []byte
+	// document is the OpenAPI document as JSON, converted on first use.
+	document func() ([]byte, error)
 	page     *template.Template
 	assets   map[string]string
 }
@@ -44,26 +46,26 @@ const docsPage = `<!doctype html>
 </html>
 `
 
-// NewDocs loads the document (a broken one stops the start) and parses the page;
-// asset gives an asset's fingerprinted URL.
+// NewDocs parses the page; asset gives an asset's fingerprinted URL. The document is
+// converted to JSON when first asked for, not at start (the tests hold it valid).
 func NewDocs(asset func(name string) string) (*Docs, error) {
-	doc, err := contract.JSON()
-	if err != nil {
-		return nil, err
-	}
 	tmpl, err := template.New("docs").Parse(docsPage)
 	if err != nil {
 		return nil, err
 	}
-	return &Docs{document: doc, page: tmpl, assets: map[string]string{
+	return &Docs{document: sync.OnceValues(contract.JSON), page: tmpl, assets: map[string]string{
 		"CSS": asset("css/api-docs.css"), "Script": asset("js/api-docs.js"), "Renderer": asset("vendor/redoc.standalone.js"),
 	}}, nil
 }
 
 // Document answers the OpenAPI document as JSON; it needs no key.
 func (d *Docs) Document(c echo.Context) error {
+	doc, err := d.document()
+	if err != nil {
+		return err
+	}
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, d.document)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, doc)
 }
 
 // Page answers the reference pages. The portal's policy stays as it is but for its

@@ -18,7 +18,7 @@ import (
 
 	"github.com/payportal/portal/internal/apikeys"
 	"github.com/payportal/portal/internal/models"
-	"github.com/payportal/portal/internal/partnerapi/contract"
+	"github.com/payportal/portal/internal/partnerapi"
 	"github.com/payportal/portal/internal/testutil/apptest"
 )
 
@@ -162,7 +162,7 @@ type validator struct {
 
 func newValidator(t testing.TB) *validator {
 	t.Helper()
-	doc, err := contract.Load()
+	doc, err := partnerapi.LoadContract()
 	if err != nil {
 		t.Fatal(err)
 	}
