@@ -90,9 +90,9 @@ func BenchmarkStartUp(b *testing.B) {
 			waitIdle(b, db.Pool)
 			time.Sleep(startSettle)
 			idle = append(idle, residentMiB(b, p.proc.Pid()))
-			b.Logf("round %d: ready after %v; first dashboard %v, second %v; idle RSS %.1f MiB; steps: %s",
+			b.Logf("round %d: ready after %v; first dashboard %v, second %v; idle RSS %.1f MiB (%s); steps: %s",
 				r+1, p.ready.Round(time.Millisecond), firstPage[r].Round(time.Microsecond), secondPage[r].Round(time.Microsecond), idle[r],
-				startSteps(p.proc.Output()))
+				heapMiB(b, base), startSteps(p.proc.Output()))
 			p.stop(b)
 		}
 	}
@@ -208,6 +208,28 @@ func waitIdle(b *testing.B, pool *pgxpool.Pool) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// heapMiB says, from the portal's /metrics, how much of its memory is Go's heap in
+// use, heap held but unused (not yet returned to the system) and stacks.
+func heapMiB(b *testing.B, base string) string {
+	b.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	v := map[string]float64{}
+	for line := range strings.Lines(string(body)) {
+		name, value, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if ok && strings.HasPrefix(name, "go_memstats_") {
+			f, _ := strconv.ParseFloat(value, 64)
+			v[strings.TrimPrefix(name, "go_memstats_")] = f / (1 << 20)
+		}
+	}
+	return fmt.Sprintf("Go heap in use %.1f MiB, held unused %.1f, stacks %.1f",
+		v["heap_inuse_bytes"], v["heap_idle_bytes"]-v["heap_released_bytes"], v["stack_inuse_bytes"])
 }
 
 // startSteps is what the portal's "portal started" line says each step of the

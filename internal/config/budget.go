@@ -64,19 +64,21 @@ func PoolBudget(c *Config, l DatabaseLimits) (ConnectionBudget, error) {
 	}
 	if need := minimumPool(c.Workers); b.Pool < need {
 		return b, fmt.Errorf("the database's connections do not go round: %s, fewer than the %d this replica's workers need "+
-			"(PORTAL_WORKER_CONCURRENCY plus PORTAL_MAIL_CONCURRENCY, and one for web requests). Lower PORTAL_REPLICAS, "+
+			"(PORTAL_WORKER_CONCURRENCY plus a quarter of PORTAL_MAIL_CONCURRENCY, and one for web requests). Lower PORTAL_REPLICAS, "+
 			"PORTAL_DB_HEADROOM or the workers' concurrency, or raise max_connections", b.Arithmetic(), need)
 	}
 	return b, nil
 }
 
 // minimumPool is the smallest pool that leaves web requests a connection while
-// every housekeeping and e-mail worker holds one.
+// every housekeeping worker holds one, and the e-mail workers theirs: a delivery
+// holds a connection only to read and record the message, never while it talks to
+// the SMTP server, so a quarter of them at once.
 func minimumPool(w WorkerConfig) int {
 	if !w.Run {
 		return 1
 	}
-	return w.Concurrency + w.MailConcurrency + 1
+	return w.Concurrency + (w.MailConcurrency+3)/4 + 1
 }
 
 // Fits reports whether every replica's pool together stays within the budget.

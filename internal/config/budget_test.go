@@ -32,7 +32,7 @@ func TestPoolFollowsTheConnectionBudget(t *testing.T) {
 		limits config.DatabaseLimits
 		pool   int
 	}{
-		{"one replica keeps what the workers use", nil, stock, 48},
+		{"one replica keeps what the workers use", nil, stock, 44},
 		{"three replicas share 100 - 3 - 5", map[string]string{"PORTAL_REPLICAS": "3"}, stock, 30},
 		{"the headroom is configurable", map[string]string{"PORTAL_REPLICAS": "3", "PORTAL_DB_HEADROOM": "14"}, stock, 27},
 		{"a database limit counts", map[string]string{"PORTAL_REPLICAS": "2"},
@@ -60,7 +60,7 @@ func TestBudgetSpellsOutItsArithmetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "max_connections 100 - 3 reserved - 5 headroom = 92; / 3 replicas = 30 per replica; pool 30 (the workers and web requests would use 48)"
+	want := "max_connections 100 - 3 reserved - 5 headroom = 92; / 3 replicas = 30 per replica; pool 30 (the workers and web requests would use 44)"
 	if got := b.Arithmetic(); got != want || !b.Fits() {
 		t.Errorf("arithmetic %q (fits %v), want %q", got, b.Fits(), want)
 	}
@@ -74,8 +74,8 @@ func TestBudgetSpellsOutItsArithmetic(t *testing.T) {
 // A share too small for the workers stops the start with the arithmetic and
 // the variables to change.
 func TestBudgetTooSmallForTheWorkersIsRefused(t *testing.T) {
-	_, err := budgetOf(t, map[string]string{"PORTAL_REPLICAS": "10"}, stock)
-	if err == nil || !strings.Contains(err.Error(), "/ 10 replicas = 9 per replica") || !strings.Contains(err.Error(), "PORTAL_REPLICAS") {
+	_, err := budgetOf(t, map[string]string{"PORTAL_REPLICAS": "12"}, stock)
+	if err == nil || !strings.Contains(err.Error(), "/ 12 replicas = 7 per replica") || !strings.Contains(err.Error(), "PORTAL_REPLICAS") {
 		t.Fatalf("err = %v", err)
 	}
 	// A web-only replica needs no worker connections.

@@ -297,7 +297,7 @@ func read(r *reader) *Config {
 		Run:                r.boolean("PORTAL_RUN_WORKERS", true),
 		Concurrency:        r.integer("PORTAL_WORKER_CONCURRENCY", 4, 1, 1000),
 		PushConcurrency:    r.integer("PORTAL_PUSH_CONCURRENCY", 64, 1, 1000),
-		MailConcurrency:    r.integer("PORTAL_MAIL_CONCURRENCY", 8, 1, 1000),
+		MailConcurrency:    r.integer("PORTAL_MAIL_CONCURRENCY", 16, 1, 1000),
 		WebhookConcurrency: r.integer("PORTAL_WEBHOOK_CONCURRENCY", 16, 1, 1000),
 		LeaseTTL:           r.durationBetween("PORTAL_JOB_LEASE", 15*time.Second, 3*time.Second, 10*time.Minute),
 		JobTimeout:         r.duration("PORTAL_JOB_TIMEOUT", 5*time.Minute),
@@ -307,18 +307,18 @@ func read(r *reader) *Config {
 	if c.Workers.RescueAfter <= c.Workers.JobTimeout {
 		r.fail("PORTAL_JOB_RESCUE_AFTER", "must be longer than PORTAL_JOB_TIMEOUT, or running jobs would be retried while still running")
 	}
-	// The pool serves web requests and the jobs. Housekeeping and e-mail jobs may hold a
-	// connection for most of their run; a push holds one only while it records a step
-	// (a few milliseconds between upstream calls of 100 ms or more), so a quarter of the
-	// pushes' slots is ample. The rest is for web requests.
+	// The pool serves web requests and the jobs. Housekeeping jobs may hold a connection
+	// for most of their run; a push, an e-mail or a webhook holds one only while it reads
+	// or records (a few milliseconds around calls of 100 ms or more), so a quarter of
+	// their slots is ample. The rest is for web requests.
 	c.DBMaxConns = int32(r.integer("PORTAL_DB_MAX_CONNS", defaultPoolSize(c.Workers), 4, 500))
 	if v, ok := r.raw("PORTAL_DB_MAX_CONNS"); ok && v != "" {
 		c.DBMaxConnsExplicit = true
 	}
 	c.Replicas = r.integer("PORTAL_REPLICAS", 1, 1, 100)
 	c.DBHeadroom = r.integer("PORTAL_DB_HEADROOM", 5, 0, 1000)
-	if c.Workers.Run && int(c.DBMaxConns) <= c.Workers.Concurrency+c.Workers.MailConcurrency {
-		r.fail("PORTAL_DB_MAX_CONNS", "must be larger than PORTAL_WORKER_CONCURRENCY plus PORTAL_MAIL_CONCURRENCY, so web requests still get database connections while every worker is busy")
+	if c.Workers.Run && int(c.DBMaxConns) < minimumPool(c.Workers) {
+		r.fail("PORTAL_DB_MAX_CONNS", "must be larger than PORTAL_WORKER_CONCURRENCY plus a quarter of PORTAL_MAIL_CONCURRENCY, so web requests still get database connections while every worker is busy")
 	}
 	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
 		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
@@ -329,14 +329,14 @@ func read(r *reader) *Config {
 // webConnections is the share of the default pool kept for web requests.
 const webConnections = 16
 
-// defaultPoolSize sizes the database pool to the workers: every housekeeping and e-mail
-// worker, a quarter of the push workers and of the webhook workers (a delivery holds a
-// connection only to read its event and record its answer, never while it waits on the
-// receiver), and webConnections for web requests.
+// defaultPoolSize sizes the database pool to the workers: every housekeeping worker, a
+// quarter of the push, e-mail and webhook workers (a push, an e-mail or a webhook holds a
+// connection only to read and record, never while it waits on the upstream, the SMTP
+// server or the receiver), and webConnections for web requests.
 func defaultPoolSize(w WorkerConfig) int {
 	n := webConnections
 	if w.Run {
-		n += w.Concurrency + w.MailConcurrency + (w.PushConcurrency+3)/4 + (w.WebhookConcurrency+3)/4
+		n += w.Concurrency + (w.MailConcurrency+3)/4 + (w.PushConcurrency+3)/4 + (w.WebhookConcurrency+3)/4
 	}
 	return min(n, 500)
 }

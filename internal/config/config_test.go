@@ -39,12 +39,12 @@ func TestDefaults(t *testing.T) {
 		t.Error("http public URL must not force Secure cookies")
 	}
 	w := c.Workers
-	if w.PushConcurrency != 64 || w.MailConcurrency != 8 || w.Concurrency != 4 || w.LeaseTTL != 15*time.Second {
+	if w.PushConcurrency != 64 || w.MailConcurrency != 16 || w.Concurrency != 4 || w.LeaseTTL != 15*time.Second {
 		t.Errorf("worker defaults: %+v", w)
 	}
-	// The pool: 16 for web requests, every housekeeping and e-mail worker, a quarter of the
-	// push workers and of the webhook workers.
-	if c.DBMaxConns != 16+4+8+16+4 {
+	// The pool: 16 for web requests, every housekeeping worker, a quarter of the push,
+	// e-mail and webhook workers.
+	if c.DBMaxConns != 16+4+4+16+4 {
 		t.Errorf("pool of %d connections by default", c.DBMaxConns)
 	}
 }
@@ -55,7 +55,8 @@ func TestPoolIsSizedToTheWorkers(t *testing.T) {
 		vars map[string]string
 		want int32
 	}{
-		{map[string]string{"PORTAL_PUSH_CONCURRENCY": "200"}, 16 + 4 + 8 + 50 + 4},
+		{map[string]string{"PORTAL_PUSH_CONCURRENCY": "200"}, 16 + 4 + 4 + 50 + 4},
+		{map[string]string{"PORTAL_MAIL_CONCURRENCY": "40"}, 16 + 4 + 10 + 16 + 4},
 		{map[string]string{"PORTAL_RUN_WORKERS": "false"}, 16},
 		{map[string]string{"PORTAL_DB_MAX_CONNS": "30"}, 30},
 	} {
@@ -113,7 +114,7 @@ func TestBadValuesNameTheirVariable(t *testing.T) {
 		{"PORTAL_DATABASE_URL_FILE", "/nonexistent/secret", `PORTAL_DATABASE_URL and PORTAL_DATABASE_URL_FILE are both set; set only one`},
 		{"PORTAL_JOB_LEASE", "1s", `PORTAL_JOB_LEASE must be between 3s and 10m0s, not 1s`},
 		{"PORTAL_PUSH_CONCURRENCY", "0", `PORTAL_PUSH_CONCURRENCY must be between 1 and 1000, not 0`},
-		{"PORTAL_DB_MAX_CONNS", "12", `PORTAL_DB_MAX_CONNS must be larger than PORTAL_WORKER_CONCURRENCY plus PORTAL_MAIL_CONCURRENCY`},
+		{"PORTAL_DB_MAX_CONNS", "8", `PORTAL_DB_MAX_CONNS must be larger than PORTAL_WORKER_CONCURRENCY plus a quarter of PORTAL_MAIL_CONCURRENCY`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {

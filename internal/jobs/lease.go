@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -39,6 +40,9 @@ type leases struct {
 	now   func() time.Time
 	after func(time.Duration) <-chan time.Time
 	log   *slog.Logger
+	// releasing counts the leases being given back after their run returned (see
+	// leasedWorker.Work); Stop waits for them.
+	releasing sync.WaitGroup
 }
 
 // renewEvery is how often a lease is renewed: three chances before it expires.
@@ -59,7 +63,8 @@ type leasedWorker[T river.JobArgs] struct {
 // job while renewing the lease, and gives the lease back.
 func (w *leasedWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 	key := "job:" + strconv.FormatInt(job.ID, 10)
-	if ex, ok := any(job.Args).(Exclusive); ok {
+	ex, exclusive := any(job.Args).(Exclusive)
+	if exclusive {
 		key = ex.LeaseKey()
 	}
 	holder := uuid.New()
@@ -86,13 +91,25 @@ func (w *leasedWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 		// Whatever the worker returned, it was stopped: say why.
 		return fmt.Errorf("%w (job %d): %w", ErrLeaseLost, job.ID, errors.Join(err, cause))
 	}
-	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer rcancel()
-	if rerr := w.l.release(rctx, key, holder); rerr != nil {
-		// It expires by itself; the sweeper then finds the job finished.
-		w.l.log.Warn("job lease not given back", "job_id", job.ID, "lease", key, "err", rerr)
+	if err == nil && !exclusive {
+		// Nobody else takes a finished job's own lease, so the worker moves on to
+		// the next job (an e-mail, say) while the lease is given back: under a busy
+		// pool that wait was a quarter of an e-mail's delivery (issue 27).
+		w.l.releasing.Go(func() { w.l.giveBack(context.WithoutCancel(ctx), key, holder, job.ID) })
+		return nil
 	}
+	w.l.giveBack(context.WithoutCancel(ctx), key, holder, job.ID)
 	return err
+}
+
+// giveBack releases the lease, or leaves it to expire when that fails; the sweeper
+// then finds the job finished.
+func (l *leases) giveBack(ctx context.Context, key string, holder uuid.UUID, jobID int64) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := l.release(ctx, key, holder); err != nil {
+		l.log.Warn("job lease not given back", "job_id", jobID, "lease", key, "err", err)
+	}
 }
 
 // acquire takes the lease of key for one attempt of a job, unless another run holds it

@@ -425,3 +425,42 @@ func receiveArgs[T any](t *testing.T, ch <-chan T) T {
 		return zero
 	}
 }
+
+// A finished job's worker moves on while its lease is given back; Stop waits
+// for those, so no lease of a finished job is left to expire.
+func TestFinishedJobsGiveTheirLeasesBackBeforeStopReturns(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	cfg := fastConfig()
+	cfg.MailConcurrency = 2
+	q, err := jobs.New(db.Pool, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mail := newBlockingWorker[mailArgs]()
+	close(mail.release)
+	jobs.Register(q, mail)
+	if err := q.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const n = 8 // the worker's channels hold 8
+	for i := range n {
+		if _, err := q.Insert(ctx, mailArgs{N: i}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range n {
+		receiveArgs(t, mail.ended)
+	}
+	if err := q.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var leases, held int
+	if err := db.Pool.QueryRow(ctx, "SELECT count(*), count(*) FILTER (WHERE NOT released) FROM job_leases").Scan(&leases, &held); err != nil {
+		t.Fatal(err)
+	}
+	if leases != n || held != 0 {
+		t.Errorf("%d leases, %d of them still held after Stop; want %d, none held", leases, held, n)
+	}
+}

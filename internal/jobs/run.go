@@ -83,6 +83,7 @@ func (q *Queue) Stop(ctx context.Context) error {
 		return nil
 	}
 	err := runner.Stop(ctx)
+	defer q.leases.releasing.Wait()
 	if err != nil && ctx.Err() != nil {
 		// The caller will not wait any longer: cancel what still runs and give
 		// it a moment to record its state.
@@ -104,6 +105,7 @@ func (q *Queue) StopAndCancel(ctx context.Context) error {
 	if runner == nil {
 		return nil
 	}
+	defer q.leases.releasing.Wait()
 	return runner.StopAndCancel(ctx)
 }
 
