@@ -92,11 +92,11 @@ type burstResult struct {
 	// those later than 1 s.
 	lateP50, lateP99, lateMax float64
 	lateOver                  int
-	cpuPerApp, pgCPUPerApp                                          float64
-	pushConcurrency, poolSize                                       int
-	poolWaits, acquires                                             int64
-	poolWaitMean                                                    time.Duration
-	peakAcquired                                                    int32
+	cpuPerApp, pgCPUPerApp    float64
+	pushConcurrency, poolSize int
+	poolWaits, acquires       int64
+	poolWaitMean              time.Duration
+	peakAcquired              int32
 }
 
 func (r burstResult) String() string {
@@ -244,7 +244,7 @@ func runBurst(b *testing.B, maxConns string) burstResult {
 	late := handoffLateness(b, env, smtp, len(ids), deadline)
 	r := burstResult{
 		lateP50: late[len(late)/2], lateP99: late[(len(late)*99+99)/100-1], lateMax: late[len(late)-1],
-		lateOver: len(late) - sort.SearchFloat64s(late, 1000.000001),
+		lateOver:  len(late) - sort.SearchFloat64s(late, 1000.000001),
 		perSecond: float64(len(ids)) / elapsed.Seconds(), submitSeconds: submitted.Seconds(),
 		mailWaitP50: waits[len(waits)/2], mailWaitP99: waits[(len(waits)*99+99)/100-1], mailWaitMax: waits[len(waits)-1],
 		pushConcurrency: env.Config.Workers.PushConcurrency, poolSize: int(env.Config.DBMaxConns),
