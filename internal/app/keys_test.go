@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/payportal/portal/internal/apikeys"
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/cli"
 	"github.com/payportal/portal/internal/config"
@@ -206,6 +207,31 @@ func moreSealedValues(t *testing.T, env *apptest.Env, show *apptest.Showcase) {
 	}
 	if err := env.DB.Gorm.Create(a).Error; err != nil {
 		t.Fatal(err)
+	}
+	idempotentAPIAnswer(t, env, show)
+}
+
+// idempotentAPIAnswer makes a partner API request with an Idempotency-Key, whose answer
+// (it holds the application's data) is kept sealed for 24 hours.
+func idempotentAPIAnswer(t *testing.T, env *apptest.Env, show *apptest.Showcase) {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := env.App.Auth.Users().ByEmail(ctx, show.Admin.Email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := env.App.Auth.Users().ByEmail(ctx, show.Rep.Email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, secret, err := env.App.APIKeys.Create(ctx, admin, apikeys.NewKey{Name: "Rotation", Scope: apikeys.ScopeRep, RepID: rep.ID.String(), Access: apikeys.AccessWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := env.Client(t).Do(http.MethodPost, "/api/v1/applications", strings.NewReader(`{"business": {"legalName": "Idempotent Shop LLC"}}`),
+		http.Header{"Authorization": {"Bearer " + secret}, "Content-Type": {"application/json"}, "Idempotency-Key": {"rotation-1"}})
+	if res.Status != http.StatusCreated {
+		t.Fatalf("an idempotent API request: %d %.500s", res.Status, res.Body)
 	}
 }
 

@@ -91,7 +91,7 @@ func (w *work) paymentReadBack(t *testing.T) {
 	if err := a.Merchants.SetPaymentAccount(ctx, w.admin, merchantID, merchants.PaymentInput{OID: acct.OID, Token: acct.Token}); err != nil {
 		t.Fatal(err)
 	}
-	cashier := paymentsMember(t, a, w.admin, merchantID, "cashier@bakery.example", merchants.PermTakePayments)
+	cashier := paymentsMember(t, a, tp.smtp, w.admin, merchantID, "cashier@bakery.example", merchants.PermTakePayments)
 	token, err := a.Payments.MintToken(&payments.Merchant{ID: merchantID}, cashier, payments.PurposePay)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +18,10 @@ import (
 	"github.com/payportal/portal/internal/app"
 	"github.com/payportal/portal/internal/auth"
 	"github.com/payportal/portal/internal/drafts"
-	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/models"
+	"github.com/payportal/portal/internal/testutil"
+	"github.com/payportal/portal/internal/testutil/smtpserver"
 )
 
 // pricingCode is the one pricing code the sandbox knows.
@@ -52,7 +54,7 @@ func readyDraft(name string) drafts.Draft {
 		},
 		Owners: []drafts.Owner{{
 			ID: uuid.NewString(), FirstName: "Jane", LastName: "Doe", Title: "Managing member",
-			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "123-45-6789",
+			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "234-56-6789",
 			Address: drafts.Address{Line1: "1 Home Way", City: "Oakland", State: "CA", PostalCode: "94601"},
 			Phone:   "510-555-0199", Email: "jane@bluefern.example", IsControlPerson: true,
 		}},
@@ -121,23 +123,24 @@ func boardMerchant(t *testing.T, a *app.App, owner *models.User, name string) uu
 }
 
 // paymentsMember invites a merchant's member with permissions, accepts the
-// invitation and enrols them in two-step sign-in (payments need it).
-func paymentsMember(t *testing.T, a *app.App, admin *models.User, merchantID uuid.UUID, email string, perms ...merchants.Permission) *models.User {
+// invitation (its link read from the e-mail a replica delivered: the outbox keeps
+// it sealed) and enrols them in two-step sign-in (payments need it).
+func paymentsMember(t *testing.T, a *app.App, mails *smtpserver.Server, admin *models.User, merchantID uuid.UUID, email string, perms ...merchants.Permission) *models.User {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := a.Merchants.Invite(ctx, admin, merchantID, merchants.MemberInput{Email: email, Name: "Casey", Permissions: perms}); err != nil {
 		t.Fatal(err)
 	}
-	page, err := a.Outbox.List(ctx, mail.ListParams{PerPage: 500})
-	if err != nil {
-		t.Fatal(err)
-	}
 	token := ""
-	for _, m := range page.Messages {
-		if i := strings.Index(m.Text, "/invite/"); m.To == email && i >= 0 {
-			token = strings.Fields(m.Text[i+len("/invite/"):])[0]
+	testutil.Eventually(t, 60*time.Second, "the invitation e-mail to "+email, func() (bool, string) {
+		for _, m := range mails.Messages() {
+			if i := strings.Index(m.Text, "/invite/"); slices.Contains(m.To, email) && i >= 0 {
+				token = strings.Fields(m.Text[i+len("/invite/"):])[0]
+				return true, ""
+			}
 		}
-	}
+		return false, "not delivered yet"
+	})
 	password := "violet-tractor-mango-1984"
 	u, err := a.Auth.AcceptInvitation(ctx, token, password, password)
 	if err != nil {

@@ -64,9 +64,6 @@ type replica struct {
 	runs []*portalproc.Process
 }
 
-// base is the replica's own address, to talk to it past the balancer.
-func (r *replica) base() string { return "http://" + r.addr }
-
 // newTopology starts everything but the replicas.
 func newTopology(t *testing.T) *topology {
 	t.Helper()

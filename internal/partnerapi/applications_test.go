@@ -11,7 +11,7 @@ func TestCreateReadUpdate(t *testing.T) {
 	h := newHarness(t)
 	res := h.do(t, request{key: keyRep, method: http.MethodPost, path: "/api/v1/applications", body: map[string]any{
 		"business": map[string]any{"legalName": "Blue Fern LLC", "tin": "12-3456789", "address": map[string]any{"city": "Oakland"}},
-		"owners":   []any{map[string]any{"firstName": "Jane", "ssn": "123-45-6789", "isControlPerson": true}},
+		"owners":   []any{map[string]any{"firstName": "Jane", "ssn": "234-56-6789", "isControlPerson": true}},
 		"notes":    "from the vendor",
 	}})
 	if res.Status != http.StatusCreated {

@@ -59,9 +59,8 @@ FROM generate_series(1, $1::int) AS n JOIN reps r ON r.k = n % $2::int`, benchAp
 
 // benchCall is one request the benchmark repeats.
 type benchCall struct {
-	method, path, body, contentType string
-	header                          map[string]string
-	want                            int
+	method, path, body string
+	want               int
 }
 
 // BenchmarkAPI measures the partner API at 100,000 applications with a rep-scoped key:
@@ -87,7 +86,7 @@ func BenchmarkAPI(b *testing.B) {
 	draft := `{"business": {"legalName": "Blue Fern LLC", "dba": "Blue Fern", "entityType": "llc", "tin": "12-3456789",
 		"address": {"line1": "100 Market St", "city": "San Francisco", "state": "CA", "postalCode": "94105"},
 		"email": "hello@bluefern.example", "mcc": "5814", "monthlyVolume": "45000.00"},
-		"owners": [{"firstName": "Jane", "lastName": "Doe", "ssn": "123-45-6789", "dateOfBirth": "1980-04-02", "isControlPerson": true}],
+		"owners": [{"firstName": "Jane", "lastName": "Doe", "ssn": "234-56-6789", "dateOfBirth": "1980-04-02", "isControlPerson": true}],
 		"contact": {"name": "Jane Doe", "email": "jane@bluefern.example"}}`
 	created := call(b, hc, env.URL, repKey, benchCall{method: http.MethodPost, path: "/api/v1/applications", body: draft, want: http.StatusCreated})
 	var app struct{ ID string }

@@ -69,7 +69,7 @@ func readyInput(pricing uuid.UUID) client.ApplicationInput {
 		},
 		Owners: &[]client.OwnerInput{{
 			FirstName: text("Jane"), LastName: text("Doe"), Title: text("Managing member"), OwnershipPct: text("100"),
-			DateOfBirth: text("1980-04-02"), Ssn: text("123-45-6789"), IsControlPerson: &control,
+			DateOfBirth: text("1980-04-02"), Ssn: text("234-56-6789"), IsControlPerson: &control,
 			Address: &client.AddressInput{Line1: text("1 Home Way"), City: text("Oakland"), State: text("CA"), PostalCode: text("94601")},
 			Phone:   text("510-555-0199"), Email: text("jane@bluefern.example"),
 		}},

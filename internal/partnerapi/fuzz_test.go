@@ -20,7 +20,7 @@ import (
 func FuzzReadApplication(f *testing.F) {
 	seeds := []string{
 		`{"business": {"legalName": "Blue Fern LLC", "tin": "12-3456789", "address": {"city": "Oakland"}}}`,
-		`{"owners": [{"firstName": "Jane", "ssn": "123-45-6789", "isControlPerson": true}, {}], "otherOwnersBelow25": true}`,
+		`{"owners": [{"firstName": "Jane", "ssn": "234-56-6789", "isControlPerson": true}, {}], "otherOwnersBelow25": true}`,
 		`{"owners": [{"id": "8f0e7a39-7d5e-4f7c-9f0e-6b2f5a0c1d2e", "lastName": null}]}`,
 		`{"business": null, "bank": {"fromMerchant": false, "accountNumber": "000123456789"}, "notes": null}`,
 		`{"ownerId": "8f0e7a39-7d5e-4f7c-9f0e-6b2f5a0c1d2e", "pricingModelId": null}`,
@@ -50,7 +50,7 @@ func FuzzReadApplication(f *testing.F) {
 			checkProblem(t, err, true)
 			return
 		}
-		d := drafts.Draft{Owners: []drafts.Owner{{ID: "8f0e7a39-7d5e-4f7c-9f0e-6b2f5a0c1d2e", SSN: "123-45-6789"}}}
+		d := drafts.Draft{Owners: []drafts.Owner{{ID: "8f0e7a39-7d5e-4f7c-9f0e-6b2f5a0c1d2e", SSN: "234-56-6789"}}}
 		set, errs := in.Change.Edit.Apply(&d, uuid.NewString)
 		for field := range errs {
 			if pointerOf(field) == "" {

@@ -103,7 +103,7 @@ func parseURL(raw string, allowPrivate bool) (string, string) {
 	switch {
 	case err != nil || u.Host == "" || u.Opaque != "":
 		return "", "Enter a full address, like https://hooks.example.com/payportal."
-	case u.Scheme != "https" && !(allowPrivate && u.Scheme == "http"):
+	case u.Scheme != "https" && (!allowPrivate || u.Scheme != "http"):
 		return "", "The address must start with https://: webhooks are only sent encrypted."
 	case u.User != nil:
 		return "", "Leave the user name and password out of the address; the signature proves who sends."

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/payportal/portal/internal/apikeys"
 	"github.com/payportal/portal/internal/database"
@@ -236,12 +235,4 @@ func (r *receiver) requests() []received {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]received(nil), r.got...)
-}
-
-// inTx runs fn in a committed transaction.
-func inTx(t *testing.T, db *database.DB, fn func(tx pgx.Tx) error) {
-	t.Helper()
-	if err := pgx.BeginFunc(context.Background(), db.Pool, fn); err != nil {
-		t.Fatal(err)
-	}
 }
