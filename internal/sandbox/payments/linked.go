@@ -3,6 +3,7 @@ package payments
 import (
 	"net/http"
 	"strings"
+	"time"
 )
 
 // ref reads the transaction the request's uniqueTransId names, with its
@@ -105,22 +106,7 @@ func (p *proc) tokenizedRefund() (*Transaction, error) {
 // to another card than was charged, or larger than usual (more than the
 // account's largest card charge).
 func (p *proc) review(t *Transaction, v *vaultEntry, orig *Transaction) error {
-	var largest, lastOnCard int64
-	var lastAt = t.CreatedAt.AddDate(-100, 0, 0)
-	charged := false
-	err := eachTransaction(p.tx, p.acct.OID, func(x *Transaction) error {
-		if !x.Approved || x.VoidedBy != "" || (x.Type != typeSale && x.Type != typeForce) {
-			return nil
-		}
-		largest = max(largest, x.ProcessedCents)
-		if x.VaultToken == v.Token {
-			charged = true
-			if x.CreatedAt.After(lastAt) {
-				lastAt, lastOnCard = x.CreatedAt, x.ProcessedCents
-			}
-		}
-		return nil
-	})
+	h, err := p.cardHistory(v, t.CreatedAt)
 	if err != nil {
 		return err
 	}
@@ -129,12 +115,12 @@ func (p *proc) review(t *Transaction, v *vaultEntry, orig *Transaction) error {
 	switch {
 	case orig != nil && amount < orig.ProcessedCents:
 		reasons = append(reasons, "partial")
-	case orig == nil && !charged:
+	case orig == nil && !h.charged:
 		reasons = append(reasons, "otherCard")
-	case orig == nil && amount < lastOnCard:
+	case orig == nil && amount < h.lastOnCard:
 		reasons = append(reasons, "partial")
 	}
-	if amount > largest {
+	if amount > h.largest {
 		reasons = append(reasons, "largerThanUsual")
 	}
 	if len(reasons) > 0 {
@@ -142,6 +128,34 @@ func (p *proc) review(t *Transaction, v *vaultEntry, orig *Transaction) error {
 		t.Answer.HeldForReview, t.Answer.ReviewReasons = "true", strings.Join(reasons, ",")
 	}
 	return nil
+}
+
+// cardHistory is what review compares a return with: the account's
+// approved, unvoided card charges.
+type cardHistory struct {
+	largest    int64 // the largest charge on any card
+	charged    bool  // whether this card was ever charged
+	lastOnCard int64 // the latest charge on this card
+}
+
+// cardHistory reads the account's charges; at is the time of the return.
+func (p *proc) cardHistory(v *vaultEntry, at time.Time) (cardHistory, error) {
+	var h cardHistory
+	lastAt := at.AddDate(-100, 0, 0)
+	err := eachTransaction(p.tx, p.acct.OID, func(x *Transaction) error {
+		if !x.Approved || x.VoidedBy != "" || (x.Type != typeSale && x.Type != typeForce) {
+			return nil
+		}
+		h.largest = max(h.largest, x.ProcessedCents)
+		if x.VaultToken == v.Token {
+			h.charged = true
+			if x.CreatedAt.After(lastAt) {
+				lastAt, h.lastOnCard = x.CreatedAt, x.ProcessedCents
+			}
+		}
+		return nil
+	})
+	return h, err
 }
 
 // force captures an authorization into the open batch.
