@@ -38,6 +38,28 @@ const maxAmountCents = 9_999_999
 // and allowed fields, and each field's form. The first fault is answered
 // with 400 naming the field.
 func parseRequest(op *opSpec, body map[string]any) (*request, error) {
+	data, err := unwrap(op, body)
+	if err != nil {
+		return nil, err
+	}
+	q, err := readFields(op, data)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range op.required {
+		if _, sent := data[f]; !sent || (f != "level2" && strings.TrimSpace(q.s[f]) == "") {
+			return nil, fieldError(op.wrapper+"."+f, "is required")
+		}
+	}
+	if err := q.checkFields(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// unwrap returns the object of op's wrapper (transactionData or
+// accountData), the one field the body may hold.
+func unwrap(op *opSpec, body map[string]any) (map[string]any, error) {
 	rawData, ok := body[op.wrapper]
 	for k := range body {
 		switch {
@@ -57,6 +79,12 @@ func parseRequest(op *opSpec, body map[string]any) (*request, error) {
 	if !ok {
 		return nil, fieldError(op.wrapper, "must be an object")
 	}
+	return data, nil
+}
+
+// readFields keeps the fields of data that op takes: level2 as an object,
+// every other as a string. Vendor extras are passed over.
+func readFields(op *opSpec, data map[string]any) (*request, error) {
 	allowed := map[string]bool{}
 	for _, f := range append(append([]string{}, op.required...), op.optional...) {
 		allowed[f] = true
@@ -82,14 +110,6 @@ func parseRequest(op *opSpec, body map[string]any) (*request, error) {
 			}
 			q.s[k] = s
 		}
-	}
-	for _, f := range op.required {
-		if _, sent := data[f]; !sent || (f != "level2" && strings.TrimSpace(q.s[f]) == "") {
-			return nil, fieldError(op.wrapper+"."+f, "is required")
-		}
-	}
-	if err := q.checkFields(); err != nil {
-		return nil, err
 	}
 	return q, nil
 }
