@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -73,29 +74,31 @@ func walkCatalog(t reflect.Type, prefix, section, parentLabel string, parentRequ
 			}
 			walkCatalog(ft, path, sec, label, required, out)
 		default:
-			label := f.Tag.Get("label")
-			if parentLabel != "" {
-				label += " (" + strings.ToLower(parentLabel) + ")"
-			}
-			spec := fieldSpec{
-				Path: path, Kind: ft.Kind(), Section: sec, Label: label,
-				Input: f.Tag.Get("input"), Hint: f.Tag.Get("hint"),
-				Required: required && f.Tag.Get("required") == "true",
-				Secret:   f.Tag.Get("secret") == "true",
-			}
-			if spec.Input == "" {
-				spec.Input = "text"
-			}
-			if o := f.Tag.Get("options"); o != "" {
-				for _, item := range strings.Split(o, "|") {
-					v, l, _ := strings.Cut(item, "=")
-					spec.Options = append(spec.Options, option{Value: v, Label: l})
-				}
-			}
-			spec.Display = f.Tag.Get("display")
-			*out = append(*out, spec)
+			*out = append(*out, leafSpec(f, ft.Kind(), path, sec, parentLabel, required))
 		}
 	}
+}
+
+// leafSpec describes one leaf field from its struct tags (see data.go).
+func leafSpec(f reflect.StructField, kind reflect.Kind, path, section, parentLabel string, parentRequired bool) fieldSpec {
+	label := f.Tag.Get("label")
+	if parentLabel != "" {
+		label += " (" + strings.ToLower(parentLabel) + ")"
+	}
+	spec := fieldSpec{
+		Path: path, Kind: kind, Section: section, Label: label,
+		Input: cmp.Or(f.Tag.Get("input"), "text"), Hint: f.Tag.Get("hint"),
+		Required: parentRequired && f.Tag.Get("required") == "true",
+		Secret:   f.Tag.Get("secret") == "true",
+		Display:  f.Tag.Get("display"),
+	}
+	if o := f.Tag.Get("options"); o != "" {
+		for _, item := range strings.Split(o, "|") {
+			v, l, _ := strings.Cut(item, "=")
+			spec.Options = append(spec.Options, option{Value: v, Label: l})
+		}
+	}
+	return spec
 }
 
 // jsonName returns the JSON key of a struct field, or "" when it has none.
@@ -131,46 +134,62 @@ func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return fieldError(path, "must be an object")
-		}
-		fields := structFields(t)
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			f, ok := fields[k]
-			if !ok {
-				return fieldError(joinPath(path, k), "unknown field")
-			}
-			if err := c.check(m[k], f.Type, joinPath(path, k)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.checkObject(v, t, path)
 	case reflect.Slice:
-		list, ok := v.([]any)
-		if !ok {
-			return fieldError(path, "must be a list")
-		}
-		for i, el := range list {
-			if err := c.check(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.checkList(v, t, path)
 	default:
-		if msg := leafType(v, t.Kind(), path); msg != "" {
+		return c.checkLeaf(v, t.Kind(), path)
+	}
+}
+
+// checkObject checks each field of an object, in key order, refusing one
+// struct type t does not have.
+func (c shapeChecker) checkObject(v any, t reflect.Type, path string) *apiError {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fieldError(path, "must be an object")
+	}
+	fields := structFields(t)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		f, ok := fields[k]
+		if !ok {
+			return fieldError(joinPath(path, k), "unknown field")
+		}
+		if err := c.check(m[k], f.Type, joinPath(path, k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkList checks each element of a list against t's element type.
+func (c shapeChecker) checkList(v any, t reflect.Type, path string) *apiError {
+	list, ok := v.([]any)
+	if !ok {
+		return fieldError(path, "must be a list")
+	}
+	for i, el := range list {
+		if err := c.check(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLeaf checks a leaf's JSON type, then the format rule of its path.
+func (c shapeChecker) checkLeaf(v any, kind reflect.Kind, path string) *apiError {
+	if msg := leafType(v, kind, path); msg != "" {
+		return fieldError(path, msg)
+	}
+	if s, ok := v.(string); ok && s == "" {
+		return nil // an empty text means "not given"; the pages ask for it
+	}
+	if r := ruleFor(path); r != nil {
+		if msg := r(v, c.now); msg != "" {
 			return fieldError(path, msg)
 		}
-		if s, ok := v.(string); ok && s == "" {
-			return nil // an empty text means "not given"; the pages ask for it
-		}
-		if r := ruleFor(path); r != nil {
-			if msg := r(v, c.now); msg != "" {
-				return fieldError(path, msg)
-			}
-		}
-		return nil
 	}
+	return nil
 }
 
 // leafType checks the JSON type of a leaf value at path, and a text value against its
