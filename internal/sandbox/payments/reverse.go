@@ -62,12 +62,12 @@ func (p *proc) voidCapturedAuth(ref, void *Transaction) error {
 	if ref.Type != typeForce || ref.Ref == "" {
 		return nil
 	}
-	auth, err := p.a.transaction(p.tx, p.acct.OID, ref.Ref)
-	if err != nil || auth == nil {
-		return nil //nolint:nilerr // a capture whose authorization is gone still voids; the original skipped it the same way
+	// A capture whose authorization cannot be read is still voided.
+	if auth, err := p.a.transaction(p.tx, p.acct.OID, ref.Ref); err == nil && auth != nil {
+		auth.VoidedBy = void.UniqueTransID
+		return p.a.updateTransaction(p.tx, auth)
 	}
-	auth.VoidedBy = void.UniqueTransID
-	return p.a.updateTransaction(p.tx, auth)
+	return nil
 }
 
 // autoRefund is the 25-minute rule: it refunds what is left of ref.
