@@ -19,7 +19,7 @@ var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 // with the same externalApplicationId (201 for a new one, 200 for a repeat).
 // A pricing code the operator has not issued is refused.
 func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSON(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return err
 	}
@@ -61,11 +61,11 @@ func (s *Server) readStart(body map[string]any) (startRequest, error) {
 	pricing, _ := body["pricingCode"].(string)
 	switch {
 	case extID == "":
-		return startRequest{}, fieldError("externalApplicationId", "is required")
+		return startRequest{}, kit.FieldError("externalApplicationId", "is required")
 	case !uuidShape.MatchString(extID):
-		return startRequest{}, fieldError("externalApplicationId", "must be a UUID")
+		return startRequest{}, kit.FieldError("externalApplicationId", "must be a UUID")
 	case pricing == "":
-		return startRequest{}, fieldError("pricingCode", "is required")
+		return startRequest{}, kit.FieldError("pricingCode", "is required")
 	}
 	data := map[string]any{}
 	for _, k := range dataSections {
@@ -89,7 +89,7 @@ func (s *Server) start(c *change, q startRequest) (id string, created bool, err 
 			return "", false, err
 		}
 		if a.PricingCode != q.pricingCode {
-			return "", false, newError(http.StatusConflict, "externalApplicationId: already started with another pricingCode")
+			return "", false, kit.NewError(http.StatusConflict, "externalApplicationId: already started with another pricingCode")
 		}
 		return a.ID, false, nil
 	}
@@ -126,7 +126,7 @@ func enlist(c *change, a *appRecord) error {
 // handlePatch merges application data, until a link has been generated.
 // It answers 204 with no body.
 func (s *Server) handlePatch(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSON(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *Server) handlePatch(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if a.Linked {
-			return newError(http.StatusConflict, "the application link has been generated; only the merchant can change values now, in the application pages")
+			return kit.NewError(http.StatusConflict, "the application link has been generated; only the merchant can change values now, in the application pages")
 		}
 		merged := a.values()
 		mergePatch(merged, body)
@@ -204,7 +204,7 @@ func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) error {
 func lookup(tx *bolt.Tx, id string) (*appRecord, error) {
 	a, err := loadApp(tx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, newError(http.StatusNotFound, "application %s not found", id)
+		return nil, kit.NewError(http.StatusNotFound, "application %s not found", id)
 	}
 	return a, err
 }

@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/payportal/portal/internal/sandbox/kit"
@@ -34,9 +33,9 @@ func (s *Server) apiFault(w http.ResponseWriter, r *http.Request) (http.Response
 		if status == 0 {
 			status = s.env.Faults.Pick(apiErrorStatuses)
 		}
-		e := newError(status, "%s (injected fault)", http.StatusText(status))
+		e := kit.NewError(status, "%s (injected fault)", http.StatusText(status))
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-			e.RetryAfter = strconv.Itoa(int(max(d.RetryAfter.Round(time.Second), time.Second).Seconds()))
+			e.RetryAfter = max(d.RetryAfter.Round(time.Second), time.Second)
 		}
 		writeAPIError(w, e)
 		return w, nil, true

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"errors"
-	"filippo.io/age"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"filippo.io/age"
 
 	"github.com/payportal/portal/internal/sandbox/kit"
 )

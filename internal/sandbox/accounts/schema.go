@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // fieldSpec describes one leaf of the application data, read from the tags
@@ -125,7 +127,7 @@ type shapeChecker struct {
 
 // check reports the first problem of v against type t, naming the field.
 // JSON null is accepted anywhere: in a PATCH it removes the field.
-func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
+func (c shapeChecker) check(v any, t reflect.Type, path string) *kit.APIError {
 	if v == nil {
 		return nil
 	}
@@ -144,16 +146,16 @@ func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
 
 // checkObject checks each field of an object, in key order, refusing one
 // struct type t does not have.
-func (c shapeChecker) checkObject(v any, t reflect.Type, path string) *apiError {
+func (c shapeChecker) checkObject(v any, t reflect.Type, path string) *kit.APIError {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return fieldError(path, "must be an object")
+		return kit.FieldError(path, "must be an object")
 	}
 	fields := structFields(t)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		f, ok := fields[k]
 		if !ok {
-			return fieldError(joinPath(path, k), "unknown field")
+			return kit.FieldError(joinPath(path, k), "unknown field")
 		}
 		if err := c.check(m[k], f.Type, joinPath(path, k)); err != nil {
 			return err
@@ -163,10 +165,10 @@ func (c shapeChecker) checkObject(v any, t reflect.Type, path string) *apiError 
 }
 
 // checkList checks each element of a list against t's element type.
-func (c shapeChecker) checkList(v any, t reflect.Type, path string) *apiError {
+func (c shapeChecker) checkList(v any, t reflect.Type, path string) *kit.APIError {
 	list, ok := v.([]any)
 	if !ok {
-		return fieldError(path, "must be a list")
+		return kit.FieldError(path, "must be a list")
 	}
 	for i, el := range list {
 		if err := c.check(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
@@ -177,16 +179,16 @@ func (c shapeChecker) checkList(v any, t reflect.Type, path string) *apiError {
 }
 
 // checkLeaf checks a leaf's JSON type, then the format rule of its path.
-func (c shapeChecker) checkLeaf(v any, kind reflect.Kind, path string) *apiError {
+func (c shapeChecker) checkLeaf(v any, kind reflect.Kind, path string) *kit.APIError {
 	if msg := leafType(v, kind, path); msg != "" {
-		return fieldError(path, msg)
+		return kit.FieldError(path, msg)
 	}
 	if s, ok := v.(string); ok && s == "" {
 		return nil // an empty text means "not given"; the pages ask for it
 	}
 	if r := ruleFor(path); r != nil {
 		if msg := r(v, c.now); msg != "" {
-			return fieldError(path, msg)
+			return kit.FieldError(path, msg)
 		}
 	}
 	return nil

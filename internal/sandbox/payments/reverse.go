@@ -1,5 +1,7 @@
 package payments
 
+import "github.com/payportal/portal/internal/sandbox/kit"
+
 // void cancels an unsettled transaction. On the direct gateway a sale more
 // than 25 minutes old, still unsettled, is refunded instead: the answer is
 // then a CreditReturn (AchReturn for a bank account) with a new
@@ -39,11 +41,11 @@ func (p *proc) voidable(ref *Transaction) error {
 	switch ref.Type {
 	case typeSale, typeAuth, typeForce, typeReturn, typeACHSale, typeACHReturn:
 	default:
-		return fieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+", which cannot be voided")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+", which cannot be voided")
 	}
 	switch {
 	case !ref.Approved:
-		return fieldError(p.field("uniqueTransId"), "refers to a declined transaction; there is nothing to void")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a declined transaction; there is nothing to void")
 	case ref.VoidedBy != "":
 		return p.refused("the transaction has already been voided")
 	case ref.SettledAt != nil:
@@ -120,21 +122,21 @@ func (p *proc) saleAdjust(ref *Transaction) error {
 	q := p.q
 	switch {
 	case ref.Type != typeSale && ref.Type != typeForce:
-		return fieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+"; SaleAdjust adjusts a sale")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+"; SaleAdjust adjusts a sale")
 	case !ref.Approved:
-		return fieldError(p.field("uniqueTransId"), "refers to a declined sale")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a declined sale")
 	case ref.VoidedBy != "":
 		return p.refused("the sale has been voided")
 	case ref.SettledAt != nil:
 		return p.refused("the sale has already settled and can no longer be adjusted")
 	case ref.Answer.IsPartialApproval == "true":
-		return fieldError(p.field("uniqueTransId"), "refers to a partially approved sale, which cannot be adjusted")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a partially approved sale, which cannot be adjusted")
 	case q.hasAmount:
-		return fieldError(p.field("amount"), "SaleAdjust changes only the tip; AuthAdjust changes an authorization's amount")
+		return kit.FieldError(p.field("amount"), "SaleAdjust changes only the tip; AuthAdjust changes an authorization's amount")
 	case !q.hasTip:
-		return fieldError(p.field("tipAmount"), "is required for SaleAdjust")
+		return kit.FieldError(p.field("tipAmount"), "is required for SaleAdjust")
 	case ref.AmountCents+q.tip < ref.RefundedCents:
-		return fieldError(p.field("tipAmount"), "would leave the sale below what has been refunded")
+		return kit.FieldError(p.field("tipAmount"), "would leave the sale below what has been refunded")
 	}
 	ref.TipCents, ref.ProcessedCents = q.tip, ref.AmountCents+q.tip
 	return nil
@@ -149,11 +151,11 @@ func (p *proc) authAdjust(ref *Transaction) error {
 	}
 	switch {
 	case ref.Answer.IsPartialApproval == "true":
-		return fieldError(p.field("uniqueTransId"), "refers to a partially approved authorization, which cannot be adjusted")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a partially approved authorization, which cannot be adjusted")
 	case !q.hasAmount && !q.hasTip:
-		return fieldError(p.field("amount"), "AuthAdjust needs amount, tipAmount or both")
+		return kit.FieldError(p.field("amount"), "AuthAdjust needs amount, tipAmount or both")
 	case q.hasAmount && q.amount < ref.TaxCents:
-		return fieldError(p.field("amount"), "cannot be less than the tax it includes")
+		return kit.FieldError(p.field("amount"), "cannot be less than the tax it includes")
 	}
 	if q.hasAmount {
 		ref.AmountCents = q.amount
