@@ -78,9 +78,9 @@ func (f *SaveMethodForm) bankAccount(p *methodToSave, errs apperr.FieldErrors) {
 
 // savedPayment is a valid SavedPaymentForm.
 type savedPayment struct {
-	kind               Kind
-	source             Source
-	amount, tip, tax   int64
+	kind   Kind
+	source Source
+	amounts
 	reference, receipt string
 	authorizedHow      string // a bank account's debit: how the customer authorized it
 }
@@ -93,16 +93,7 @@ func (f *SavedPaymentForm) validate(sm *SavedMethod, errs apperr.FieldErrors) sa
 	if f.Action == "authorization" {
 		p.kind = KindAuthorization
 	}
-	var msg string
-	if p.amount, msg = ParseAmount(f.Amount); msg != "" {
-		errs.Add("amount", msg)
-	}
-	if p.tip, msg = parseOptionalAmount(f.Tip); msg != "" {
-		errs.Add("tip", msg)
-	}
-	if p.tax, msg = parseOptionalAmount(f.Tax); msg != "" {
-		errs.Add("tax", msg)
-	}
+	p.amounts = readAmounts(f.Amount, f.Tip, f.Tax, errs)
 	p.reference = checkReference(f.Reference, errs)
 	p.receipt = checkEmail("receipt_email", f.ReceiptEmail, errs)
 	if sm != nil && sm.IsBank() {
