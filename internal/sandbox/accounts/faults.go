@@ -27,7 +27,7 @@ func (s *Server) apiFault(w http.ResponseWriter, r *http.Request) (http.Response
 	case kit.FaultDrop:
 		kit.Drop()
 	case kit.FaultActThenDrop:
-		return discard{header: http.Header{}}, kit.Drop, false
+		return kit.Discard{}, kit.Drop, false
 	case kit.FaultError:
 		status := d.Status
 		if status == 0 {
@@ -43,14 +43,6 @@ func (s *Server) apiFault(w http.ResponseWriter, r *http.Request) (http.Response
 	return w, nil, false
 }
 
-// discard is a response writer whose answer nobody will read: the request
-// acts, then its connection is closed.
-type discard struct{ header http.Header }
-
-func (d discard) Header() http.Header         { return d.header }
-func (d discard) Write(p []byte) (int, error) { return len(p), nil }
-func (d discard) WriteHeader(int)             {}
-
 // storeFaults applies the faults to object-store requests, answering
 // errors in S3's shape.
 func (s *Server) storeFaults(next http.Handler) http.Handler {
@@ -63,7 +55,7 @@ func (s *Server) storeFaults(next http.Handler) http.Handler {
 		case kit.FaultDrop:
 			kit.Drop()
 		case kit.FaultActThenDrop:
-			next.ServeHTTP(discard{header: http.Header{}}, r)
+			next.ServeHTTP(kit.Discard{}, r)
 			kit.Drop()
 		case kit.FaultError:
 			status := d.Status
