@@ -68,10 +68,19 @@ func (s *Service) Invite(ctx context.Context, actor *models.User, in NewUser) (*
 	return u, nil
 }
 
+// InvitationStep is what a caller does with a fresh one-time link inside the
+// transaction that issues it (tx, which it shares with auth's writes): give the
+// person their access and queue the e-mail that carries the link. When it fails,
+// the account and the link are rolled back with it.
+type InvitationStep func(tx database.Tx, invitee *models.User, token string, expires time.Time) error
+
 // InviteMerchantUser creates a merchant user (role merchant) who chooses
 // their own password through a one-time link, and returns the link's token.
-// The merchants room gives them their memberships and sends the link.
-func (s *Service) InviteMerchantUser(ctx context.Context, actor *models.User, email, name string) (*models.User, string, time.Time, error) {
+// then, the merchants room's membership and e-mail, runs in the same
+// transaction as the account, its invitation and its audit entry, so a
+// merchant user never exists without the access they were invited to; nil
+// does nothing more.
+func (s *Service) InviteMerchantUser(ctx context.Context, actor *models.User, email, name string, then InvitationStep) (*models.User, string, time.Time, error) {
 	u, err := s.invitedUser(ctx, NewUser{Email: email, Name: name, Role: models.RoleMerchant}, true)
 	if err != nil {
 		return nil, "", time.Time{}, err
@@ -79,8 +88,10 @@ func (s *Service) InviteMerchantUser(ctx context.Context, actor *models.User, em
 	var token string
 	var expires time.Time
 	err = s.db.InTx(ctx, func(tx database.Tx) error {
-		token, expires, err = s.invite(ctx, tx, actor, u)
-		return err
+		if token, expires, err = s.invite(ctx, tx, actor, u); err != nil {
+			return err
+		}
+		return then.run(tx, u, token, expires)
 	})
 	if err != nil {
 		return nil, "", time.Time{}, err
@@ -89,15 +100,26 @@ func (s *Service) InviteMerchantUser(ctx context.Context, actor *models.User, em
 }
 
 // ReInvite issues a fresh one-time link for a user who never used theirs
-// (it expired, or was lost), and returns its token. The caller sends it.
-func (s *Service) ReInvite(ctx context.Context, actor, u *models.User) (string, time.Time, error) {
+// (it expired, or was lost), and returns its token. then (nil: nothing)
+// runs in the same transaction and sends it.
+func (s *Service) ReInvite(ctx context.Context, actor, u *models.User, then InvitationStep) (string, time.Time, error) {
 	var token string
 	var expires time.Time
 	err := s.db.InTx(ctx, func(tx database.Tx) (err error) {
-		token, expires, err = s.reinvite(ctx, tx, actor, u)
-		return err
+		if token, expires, err = s.reinvite(ctx, tx, actor, u); err != nil {
+			return err
+		}
+		return then.run(tx, u, token, expires)
 	})
 	return token, expires, err
+}
+
+// run runs the step, if there is one.
+func (step InvitationStep) run(tx database.Tx, u *models.User, token string, expires time.Time) error {
+	if step == nil {
+		return nil
+	}
+	return step(tx, u, token, expires)
 }
 
 // ResendInvitation e-mails a fresh one-time link to a person who never chose a

@@ -71,7 +71,7 @@ func TestUsersPageShowsPendingInvitationsWithResend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := env.App.Auth.ReInvite(context.Background(), nil, sam)
+	token, _, err := env.App.Auth.ReInvite(context.Background(), nil, sam, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

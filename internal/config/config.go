@@ -4,10 +4,8 @@
 package config
 
 import (
-	"fmt"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -200,7 +198,8 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	return c, nil
 }
 
-// read reads every variable through r, which collects the problems.
+// read reads every variable through r, which collects the problems. The
+// readers run in the order the problems are reported.
 func read(r *reader) *Config {
 	c := &Config{
 		Env:                     r.oneOf("PORTAL_ENV", "development", "development", "production"),
@@ -221,33 +220,81 @@ func read(r *reader) *Config {
 	c.Instance = readInstance(r)
 	c.TrustedProxies = readTrustedProxies(r)
 	c.TrustProxy = len(c.TrustedProxies) > 0
-	c.DrainPeriod = r.durationOrZero("PORTAL_DRAIN_PERIOD")
-	if v, ok := r.raw("PORTAL_DRAIN_PERIOD"); c.IsProduction() && (!ok || v == "") {
-		c.DrainPeriod = 5 * time.Second
-	}
-	c.DatabaseURL = r.secret("PORTAL_DATABASE_URL", "")
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = r.secret("DATABASE_URL", "")
-	}
-	if c.DatabaseURL == "" {
-		r.fail("PORTAL_DATABASE_URL", "is required (or DATABASE_URL): a postgres:// connection URL")
-	}
-	if c.EncryptionKeys == "" {
-		r.fail("PORTAL_ENCRYPTION_KEYS", "is required: a key ring like \"k1:<base64 of 32 random bytes>\" (make run creates one under .data/)")
-	}
-	if c.EncryptionActiveKey == "" && c.EncryptionKeys != "" {
-		// With a single key there is no doubt which one encrypts.
-		if id, _, ok := strings.Cut(c.EncryptionKeys, ":"); ok && !strings.Contains(c.EncryptionKeys, ",") {
-			c.EncryptionActiveKey = strings.TrimSpace(id)
-		} else {
-			r.fail("PORTAL_ENCRYPTION_ACTIVE_KEY", "is required when PORTAL_ENCRYPTION_KEYS holds several keys")
-		}
-	}
+	c.DrainPeriod = readDrainPeriod(r, c.IsProduction())
+	c.DatabaseURL = readDatabaseURL(r)
+	c.EncryptionActiveKey = activeKey(r, c.EncryptionKeys, c.EncryptionActiveKey)
 	if c.SessionIdleTimeout > c.SessionLifetime {
 		r.fail("PORTAL_SESSION_IDLE_TIMEOUT", "must not be longer than PORTAL_SESSION_LIFETIME")
 	}
+	c.Upstream = readUpstream(r)
+	c.Sandbox = readSandbox(r)
+	c.Terminals = readTerminals(r)
+	c.Processor = readProcessor(r, c)
+	c.Payments = readPayments(r)
+	c.API = readAPI(r)
+	c.Webhooks = readWebhooks(r, c.IsProduction())
+	c.Storage = readStorage(r)
+	c.SMTP = SMTPConfig{
+		Host:      r.str("PORTAL_SMTP_HOST", ""),
+		Port:      r.integer("PORTAL_SMTP_PORT", 587, 1, 65535),
+		Username:  r.str("PORTAL_SMTP_USERNAME", ""),
+		Password:  r.secret("PORTAL_SMTP_PASSWORD", ""),
+		From:      r.str("PORTAL_SMTP_FROM", "onboarding@example.com"),
+		TLSPolicy: r.oneOf("PORTAL_SMTP_TLS", "mandatory", "mandatory", "opportunistic", "none"),
+	}
+	c.Workers = readWorkers(r)
+	readPool(r, c)
+	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
+		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
+	}
+	return c
+}
 
-	c.Upstream = UpstreamConfig{
+// readDrainPeriod reads how long a stopping portal keeps answering; production
+// waits 5 s unless told.
+func readDrainPeriod(r *reader, production bool) time.Duration {
+	d := r.durationOrZero("PORTAL_DRAIN_PERIOD")
+	if v, ok := r.raw("PORTAL_DRAIN_PERIOD"); production && (!ok || v == "") {
+		d = 5 * time.Second
+	}
+	return d
+}
+
+// readDatabaseURL reads the database's address, PORTAL_DATABASE_URL or else
+// DATABASE_URL; one of them is required.
+func readDatabaseURL(r *reader) string {
+	u := r.secret("PORTAL_DATABASE_URL", "")
+	if u == "" {
+		u = r.secret("DATABASE_URL", "")
+	}
+	if u == "" {
+		r.fail("PORTAL_DATABASE_URL", "is required (or DATABASE_URL): a postgres:// connection URL")
+	}
+	return u
+}
+
+// activeKey checks the key ring, which is required, and returns the key that
+// encrypts: the one named, or the ring's only key.
+func activeKey(r *reader, keys, active string) string {
+	if keys == "" {
+		r.fail("PORTAL_ENCRYPTION_KEYS", "is required: a key ring like \"k1:<base64 of 32 random bytes>\" (make run creates one under .data/)")
+		return active
+	}
+	if active != "" {
+		return active
+	}
+	// With a single key there is no doubt which one encrypts.
+	if id, _, ok := strings.Cut(keys, ":"); ok && !strings.Contains(keys, ",") {
+		return strings.TrimSpace(id)
+	}
+	r.fail("PORTAL_ENCRYPTION_ACTIVE_KEY", "is required when PORTAL_ENCRYPTION_KEYS holds several keys")
+	return active
+}
+
+// readUpstream reads how the portal reaches the processor's account API; a
+// remote one needs its address and credentials.
+func readUpstream(r *reader) UpstreamConfig {
+	u := UpstreamConfig{
 		Mode:         r.oneOf("PORTAL_UPSTREAM_MODE", "sandbox", "sandbox", "remote"),
 		BaseURL:      r.str("PORTAL_UPSTREAM_BASE_URL", ""),
 		Token:        r.secret("PORTAL_UPSTREAM_TOKEN", ""),
@@ -256,21 +303,21 @@ func read(r *reader) *Config {
 		Timeout:      r.duration("PORTAL_UPSTREAM_TIMEOUT", 30*time.Second),
 		WebhookToken: r.secret("PORTAL_UPSTREAM_WEBHOOK_TOKEN", ""),
 	}
-	if c.Upstream.Mode == "remote" {
-		if c.Upstream.BaseURL == "" {
-			r.fail("PORTAL_UPSTREAM_BASE_URL", "is required when PORTAL_UPSTREAM_MODE=remote")
-		}
-		if c.Upstream.Token == "" && (c.Upstream.APIKey == "" || c.Upstream.APISecret == "") {
-			r.fail("PORTAL_UPSTREAM_TOKEN", "or PORTAL_UPSTREAM_API_KEY with PORTAL_UPSTREAM_API_SECRET is required when PORTAL_UPSTREAM_MODE=remote")
-		}
+	if u.Mode != "remote" {
+		return u
 	}
-	c.Sandbox = readSandbox(r)
-	c.Terminals = readTerminals(r)
-	c.Processor = readProcessor(r, c)
-	c.Payments = readPayments(r)
-	c.API = readAPI(r)
-	c.Webhooks = readWebhooks(r, c.IsProduction())
-	c.Storage = StorageConfig{
+	if u.BaseURL == "" {
+		r.fail("PORTAL_UPSTREAM_BASE_URL", "is required when PORTAL_UPSTREAM_MODE=remote")
+	}
+	if u.Token == "" && (u.APIKey == "" || u.APISecret == "") {
+		r.fail("PORTAL_UPSTREAM_TOKEN", "or PORTAL_UPSTREAM_API_KEY with PORTAL_UPSTREAM_API_SECRET is required when PORTAL_UPSTREAM_MODE=remote")
+	}
+	return u
+}
+
+// readStorage reads where documents are kept; S3 needs its bucket.
+func readStorage(r *reader) StorageConfig {
+	s := StorageConfig{
 		Driver:          r.oneOf("PORTAL_STORAGE", "local", "local", "s3"),
 		LocalDir:        r.str("PORTAL_STORAGE_DIR", ".data/documents"),
 		MaxUploadBytes:  int64(r.integer("PORTAL_MAX_UPLOAD_BYTES", 25<<20, 1, 1<<34)),
@@ -282,18 +329,16 @@ func read(r *reader) *Config {
 		S3UsePathStyle:  r.boolean("PORTAL_S3_PATH_STYLE", false),
 		S3ServerSideEnc: r.oneOf("PORTAL_S3_SSE", "AES256", "AES256", "aws:kms", "none"),
 	}
-	if c.Storage.Driver == "s3" && c.Storage.S3Bucket == "" {
+	if s.Driver == "s3" && s.S3Bucket == "" {
 		r.fail("PORTAL_S3_BUCKET", "is required when PORTAL_STORAGE=s3")
 	}
-	c.SMTP = SMTPConfig{
-		Host:      r.str("PORTAL_SMTP_HOST", ""),
-		Port:      r.integer("PORTAL_SMTP_PORT", 587, 1, 65535),
-		Username:  r.str("PORTAL_SMTP_USERNAME", ""),
-		Password:  r.secret("PORTAL_SMTP_PASSWORD", ""),
-		From:      r.str("PORTAL_SMTP_FROM", "onboarding@example.com"),
-		TLSPolicy: r.oneOf("PORTAL_SMTP_TLS", "mandatory", "mandatory", "opportunistic", "none"),
-	}
-	c.Workers = WorkerConfig{
+	return s
+}
+
+// readWorkers reads the background workers' settings; a running job must time
+// out before it is rescued.
+func readWorkers(r *reader) WorkerConfig {
+	w := WorkerConfig{
 		Run:                r.boolean("PORTAL_RUN_WORKERS", true),
 		Concurrency:        r.integer("PORTAL_WORKER_CONCURRENCY", 4, 1, 1000),
 		PushConcurrency:    r.integer("PORTAL_PUSH_CONCURRENCY", 64, 1, 1000),
@@ -304,13 +349,18 @@ func read(r *reader) *Config {
 		RescueAfter:        r.duration("PORTAL_JOB_RESCUE_AFTER", 15*time.Minute),
 		ShutdownTimeout:    r.duration("PORTAL_WORKER_SHUTDOWN_TIMEOUT", 25*time.Second),
 	}
-	if c.Workers.RescueAfter <= c.Workers.JobTimeout {
+	if w.RescueAfter <= w.JobTimeout {
 		r.fail("PORTAL_JOB_RESCUE_AFTER", "must be longer than PORTAL_JOB_TIMEOUT, or running jobs would be retried while still running")
 	}
-	// The pool serves web requests and the jobs. Housekeeping jobs may hold a connection
-	// for most of their run; a push, an e-mail or a webhook holds one only while it reads
-	// or records (a few milliseconds around calls of 100 ms or more), so a quarter of
-	// their slots is ample. The rest is for web requests.
+	return w
+}
+
+// readPool reads the database pool's size and what it shares the server with.
+// The pool serves web requests and the jobs. Housekeeping jobs may hold a connection
+// for most of their run; a push, an e-mail or a webhook holds one only while it reads
+// or records (a few milliseconds around calls of 100 ms or more), so a quarter of
+// their slots is ample. The rest is for web requests.
+func readPool(r *reader, c *Config) {
 	c.DBMaxConns = int32(r.integer("PORTAL_DB_MAX_CONNS", defaultPoolSize(c.Workers), 4, 500))
 	if v, ok := r.raw("PORTAL_DB_MAX_CONNS"); ok && v != "" {
 		c.DBMaxConnsExplicit = true
@@ -320,10 +370,6 @@ func read(r *reader) *Config {
 	if c.Workers.Run && int(c.DBMaxConns) < minimumPool(c.Workers) {
 		r.fail("PORTAL_DB_MAX_CONNS", "must be larger than PORTAL_WORKER_CONCURRENCY plus a quarter of PORTAL_MAIL_CONCURRENCY, so web requests still get database connections while every worker is busy")
 	}
-	if c.IsProduction() && c.Upstream.WebhookToken == "" && c.Upstream.Mode == "remote" {
-		r.fail("PORTAL_UPSTREAM_WEBHOOK_TOKEN", "is required in production so status webhooks can be checked")
-	}
-	return c
 }
 
 // webConnections is the share of the default pool kept for web requests.
@@ -346,59 +392,4 @@ type Error struct{ Problems []string }
 
 func (e *Error) Error() string {
 	return "invalid configuration:\n  " + strings.Join(e.Problems, "\n  ")
-}
-
-// basePathShape is what PORTAL_SANDBOX_BASE_PATH accepts: a URL path.
-var basePathShape = regexp.MustCompile(`^/?[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*/?$`)
-
-func readSandbox(r *reader) SandboxConfig {
-	c := readSandboxVars(r)
-	if !basePathShape.MatchString(c.BasePath) {
-		r.fail("PORTAL_SANDBOX_BASE_PATH", fmt.Sprintf("must be a URL path such as /v2, not %q", c.BasePath))
-	}
-	c.BasePath = "/" + strings.Trim(c.BasePath, "/")
-	return c
-}
-
-func readSandboxVars(r *reader) SandboxConfig {
-	return SandboxConfig{
-		ListenAddr: r.str("PORTAL_SANDBOX_LISTEN_ADDR", "127.0.0.1:8081"),
-		PublicURL:  r.str("PORTAL_SANDBOX_PUBLIC_URL", ""),
-		AdminToken: r.secret("PORTAL_SANDBOX_ADMIN_TOKEN", ""),
-		DataDir:    r.str("PORTAL_SANDBOX_DATA_DIR", ".data/sandbox"),
-
-		Tokens:        r.list(r.secret("PORTAL_SANDBOX_TOKENS", "")),
-		APIKeys:       r.pairs("PORTAL_SANDBOX_API_KEYS", r.secret("PORTAL_SANDBOX_API_KEYS", "")),
-		WebhookURL:    r.str("PORTAL_SANDBOX_WEBHOOK_URL", ""),
-		WebhookToken:  r.secret("PORTAL_SANDBOX_WEBHOOK_TOKEN", ""),
-		PricingCodes:  r.list(r.str("PORTAL_SANDBOX_PRICING_CODES", "")),
-		Latency:       r.durationOrZero("PORTAL_SANDBOX_LATENCY"),
-		LatencyJitter: r.durationOrZero("PORTAL_SANDBOX_LATENCY_JITTER"),
-		ErrorRate:     r.share("PORTAL_SANDBOX_ERROR_RATE"),
-		DropRate:      r.share("PORTAL_SANDBOX_DROP_RATE"),
-		URLLifetime:   r.durationOrZero("PORTAL_SANDBOX_URL_LIFETIME"),
-		OmitURL:       r.boolean("PORTAL_SANDBOX_OMIT_PRESIGNED_URL", false),
-		ExpAtSeconds:  r.boolean("PORTAL_SANDBOX_EXPAT_SECONDS", false),
-
-		BasePath:           r.str("PORTAL_SANDBOX_BASE_PATH", "/v2"),
-		TokenLifetime:      r.durationOrZero("PORTAL_SANDBOX_TOKEN_LIFETIME"),
-		MaxFileSize:        int64(r.integer("PORTAL_SANDBOX_MAX_FILE_SIZE", 0, 1, 1<<40)),
-		RetryAfter:         r.durationOrZero("PORTAL_SANDBOX_RETRY_AFTER"),
-		ActThenDropRate:    r.share("PORTAL_SANDBOX_ACT_THEN_DROP_RATE"),
-		Seed:               r.uint64Value("PORTAL_SANDBOX_SEED"),
-		WebhookRetryDelays: r.durations("PORTAL_SANDBOX_WEBHOOK_RETRY_DELAYS"),
-		ManualClock:        r.oneOf("PORTAL_SANDBOX_CLOCK", "wall", "wall", "manual") == "manual",
-		UnderwritingDelay:  r.durationOrOff("PORTAL_SANDBOX_UNDERWRITING_DELAY", 0),
-	}
-}
-
-// LoadSandbox reads only the sandbox's settings, for `portal sandbox`, which
-// needs no database.
-func LoadSandbox(lookup func(string) (string, bool)) (*SandboxConfig, error) {
-	r := &reader{lookup: lookup}
-	c := readSandbox(r)
-	if len(r.errs) > 0 {
-		return nil, &Error{Problems: r.errs}
-	}
-	return &c, nil
 }

@@ -35,10 +35,7 @@ type fileFunc func(file io.Reader, filename string) error
 // form.
 func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields url.Values, fn fileFunc) error {
 	if req.MultipartForm != nil {
-		for k, v := range req.MultipartForm.Value {
-			fields[k] = v
-		}
-		return readParsedUpload(req.MultipartForm, maxBytes, fn)
+		return readParsedUpload(req.MultipartForm, maxBytes, fields, fn)
 	}
 	if limit := maxBytes + multipartSlack; req.ContentLength > limit {
 		// Refuse before receiving anything: the whole request is larger
@@ -61,32 +58,50 @@ func readUpload(w http.ResponseWriter, req *http.Request, maxBytes int64, fields
 		}
 		name := part.FormName()
 		if name == FieldFile && part.FileName() != "" {
-			file := &watchedPart{r: part}
-			err := fn(file, part.FileName())
-			if err != nil && file.err != nil && body.err == nil && !errors.Is(file.err, context.Canceled) {
-				// The body arrived whole but the form inside it is broken: most often a
-				// chunked body that ends without the closing boundary.
-				return errMalformedUpload
-			}
-			return body.explain(err)
+			return body.deliver(part, fn)
 		}
 		if name == "" || name == FieldFile {
 			continue
 		}
-		value, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
-		if err != nil {
-			return body.parseFailure(err)
+		if err := body.readField(part, name, fields); err != nil {
+			return err
 		}
-		if len(value) > maxFieldBytes {
-			return apperr.Invalid(name, "This value is too long.")
-		}
-		fields.Add(name, string(value))
 	}
 }
 
+// deliver hands the file part to fn while it arrives, and says what went wrong
+// if it did.
+func (b *watchedBody) deliver(part *multipart.Part, fn fileFunc) error {
+	file := &watchedPart{r: part}
+	err := fn(file, part.FileName())
+	if err != nil && file.err != nil && b.err == nil && !errors.Is(file.err, context.Canceled) {
+		// The body arrived whole but the form inside it is broken: most often a
+		// chunked body that ends without the closing boundary.
+		return errMalformedUpload
+	}
+	return b.explain(err)
+}
+
+// readField adds a form field sent before the file to fields; a field longer
+// than maxFieldBytes is refused.
+func (b *watchedBody) readField(part *multipart.Part, name string, fields url.Values) error {
+	value, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+	if err != nil {
+		return b.parseFailure(err)
+	}
+	if len(value) > maxFieldBytes {
+		return apperr.Invalid(name, "This value is too long.")
+	}
+	fields.Add(name, string(value))
+	return nil
+}
+
 // readParsedUpload serves a form that net/http already parsed, with the file
-// spooled to a temporary file.
-func readParsedUpload(form *multipart.Form, maxBytes int64, fn fileFunc) error {
+// spooled to a temporary file; its fields are copied into fields.
+func readParsedUpload(form *multipart.Form, maxBytes int64, fields url.Values, fn fileFunc) error {
+	for k, v := range form.Value {
+		fields[k] = v
+	}
 	files := form.File[FieldFile]
 	if len(files) == 0 || files[0].Filename == "" {
 		return apperr.Invalid(FieldFile, "Choose a file to upload.")

@@ -2,6 +2,7 @@ package drafts
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/payportal/portal/internal/validation"
 )
@@ -27,60 +28,55 @@ const (
 	msgHighestBelowAvg  = "Highest ticket cannot be less than the average ticket."
 )
 
+// tagWords word the failure of each struct-tag rule on a field: %[1]s is the
+// field's label, %[2]s the rule's parameter.
+var tagWords = map[string]string{
+	"max":                        "%[1]s can be at most %[2]s characters.",
+	"oneof":                      "%[1]s must be one of the choices offered.",
+	"email":                      "%[1]s must be an address like name@example.com.",
+	validation.TagRoutingNumber:  "Routing number must be 9 digits.",
+	validation.TagBankAccount:    "Account number must be 3 to 17 digits.",
+	validation.TagSSNFormat:      "SSN must be 9 digits (###-##-####).",
+	validation.TagSSNIssued:      msgSSNNotIssued,
+	validation.TagSSNOrITIN:      msgSSNNotIssued,
+	validation.TagUSState:        "%[1]s must be a two-letter US state code, like CA.",
+	validation.TagZIP:            "%[1]s must be 5 digits, or ZIP+4 like 12345-6789.",
+	validation.TagPhone:          "%[1]s must be a US number of 10 digits, like (212) 555-0100, or an international number starting with +.",
+	validation.TagWebsite:        "%[1]s must be an address like https://example.com.",
+	validation.TagMCC:            "%[1]s must be 4 digits, like 5812.",
+	validation.TagNotNegative:    "%[1]s cannot be negative.",
+	validation.TagDecimal:        "%[1]s must be an amount like 1234.50.",
+	validation.TagMaxTwoDecimals: "%[1]s can have at most two decimal places.",
+	validation.TagMaxHundred:     "%[1]s can be at most 100%%.",
+	validation.TagWholeNumber:    "%[1]s must be a whole number, like 3.",
+	validation.TagISODate:        "%[1]s must be a real date written YYYY-MM-DD.",
+}
+
+// choiceWords word a choice off the list for the fields whose choices have a name.
+var choiceWords = map[string]string{
+	"bank.account_type":    "Choose checking or savings.",
+	"business.entity_type": "Choose an entity type from the list.",
+}
+
 // tagMessage words the failure of one struct-tag rule on a field. value is the trimmed text;
 // only the routing number (public bank data) is ever quoted back.
 func tagMessage(field, tag, param, value string) string {
 	info, _ := lookupField(field)
-	label := info.label
-	switch tag {
-	case "max":
-		return fmt.Sprintf("%s can be at most %s characters.", label, param)
-	case "oneof":
-		switch field {
-		case "bank.account_type":
-			return "Choose checking or savings."
-		case "business.entity_type":
-			return "Choose an entity type from the list."
-		}
-		return fmt.Sprintf("%s must be one of the choices offered.", label)
-	case "email":
-		return fmt.Sprintf("%s must be an address like name@example.com.", label)
-	case validation.TagRoutingNumber:
-		return "Routing number must be 9 digits."
-	case validation.TagABAChecksum:
+	switch {
+	case tag == "oneof" && choiceWords[field] != "":
+		return choiceWords[field]
+	case tag == validation.TagABAChecksum:
 		digits, _ := validation.Digits(value)
 		return fmt.Sprintf("Routing number %s fails the ABA checksum; check the digits.", digits)
-	case validation.TagBankAccount:
-		return "Account number must be 3 to 17 digits."
-	case validation.TagSSNFormat:
-		return "SSN must be 9 digits (###-##-####)."
-	case validation.TagSSNIssued, validation.TagSSNOrITIN:
-		return msgSSNNotIssued
-	case validation.TagUSState:
-		return fmt.Sprintf("%s must be a two-letter US state code, like CA.", label)
-	case validation.TagZIP:
-		return fmt.Sprintf("%s must be 5 digits, or ZIP+4 like 12345-6789.", label)
-	case validation.TagPhone:
-		return fmt.Sprintf("%s must be a US number of 10 digits, like (212) 555-0100, or an international number starting with +.", label)
-	case validation.TagWebsite:
-		return fmt.Sprintf("%s must be an address like https://example.com.", label)
-	case validation.TagMCC:
-		return fmt.Sprintf("%s must be 4 digits, like 5812.", label)
-	case validation.TagNotNegative:
-		return fmt.Sprintf("%s cannot be negative.", label)
-	case validation.TagDecimal:
-		if info.kind == kindPercent {
-			return fmt.Sprintf("%s must be a percentage like 25 or 33.33.", label)
-		}
-		return fmt.Sprintf("%s must be an amount like 1234.50.", label)
-	case validation.TagMaxTwoDecimals:
-		return fmt.Sprintf("%s can have at most two decimal places.", label)
-	case validation.TagMaxHundred:
-		return fmt.Sprintf("%s can be at most 100%%.", label)
-	case validation.TagWholeNumber:
-		return fmt.Sprintf("%s must be a whole number, like 3.", label)
-	case validation.TagISODate:
-		return fmt.Sprintf("%s must be a real date written YYYY-MM-DD.", label)
+	case tag == validation.TagDecimal && info.kind == kindPercent:
+		return fmt.Sprintf("%s must be a percentage like 25 or 33.33.", info.label)
 	}
-	return fmt.Sprintf("%s is not valid.", label)
+	words, ok := tagWords[tag]
+	if !ok {
+		words = "%[1]s is not valid."
+	}
+	if !strings.Contains(words, "%") {
+		return words // fixed words: no label to put in
+	}
+	return fmt.Sprintf(words, info.label, param)
 }

@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -262,10 +263,7 @@ func (s *Service) update(ctx context.Context, tx pgx.Tx, b *Batch, creator *mode
 	if err != nil {
 		return err
 	}
-	name := a.DBA
-	if name == "" {
-		name = a.LegalName
-	}
+	name := cmp.Or(a.DBA, a.LegalName)
 	if applications.CheckEditable(a) != nil {
 		w.outcome(c.Number, outcomeRefused, "Already in the portal and submitted ("+name+"), so it was not changed.", &a.ID, nil)
 		return nil
@@ -274,24 +272,8 @@ func (s *Service) update(ctx context.Context, tx pgx.Tx, b *Batch, creator *mode
 	if err != nil {
 		return err
 	}
-	merged := stored.Clone()
-	provided := map[string]bool{}
-	for _, field := range c.Provided {
-		if field == FieldPricing {
-			continue
-		}
-		v, _ := c.Draft.Get(field)
-		_ = merged.Set(field, v) // field comes from the mapping, which names real fields
-		provided[field] = true
-	}
-	merged.EnsureOwnerIDs(uuid.NewString)
-	var errs []RowError
-	for _, fe := range drafts.Sorted(merged.Validate(now)) {
-		if provided[fe.Field] {
-			errs = append(errs, RowError{Field: fe.Field, Column: columnHeader(b, fe.Field), Message: fe.Message})
-		}
-	}
-	if len(errs) > 0 {
+	merged, provided := mergeRow(stored, c)
+	if errs := rowErrors(b, merged, provided, now); len(errs) > 0 {
 		w.outcome(c.Number, outcomeRefused, "Not changed: the values would not pass the form's rules with what "+name+" already holds.", &a.ID, errs)
 		return nil
 	}
@@ -320,6 +302,35 @@ func (s *Service) update(ctx context.Context, tx pgx.Tx, b *Batch, creator *mode
 		Fields: changed, Details: audit.Details{Batch: b.ID.String(), Row: c.Number}, At: now})
 	w.outcome(c.Number, outcomeUpdated, "Updated "+name+".", &a.ID, nil)
 	return nil
+}
+
+// mergeRow lays the fields the row fills (but the pricing model, which is
+// no field of the draft) over the stored draft, and says which they were.
+func mergeRow(stored drafts.Draft, c candidate) (drafts.Draft, map[string]bool) {
+	merged := stored.Clone()
+	provided := map[string]bool{}
+	for _, field := range c.Provided {
+		if field == FieldPricing {
+			continue
+		}
+		v, _ := c.Draft.Get(field)
+		_ = merged.Set(field, v) // field comes from the mapping, which names real fields
+		provided[field] = true
+	}
+	merged.EnsureOwnerIDs(uuid.NewString)
+	return merged, provided
+}
+
+// rowErrors are the form's problems with the merged draft on the fields the
+// row filled; those the draft already had are not the row's to report.
+func rowErrors(b *Batch, merged drafts.Draft, provided map[string]bool, now time.Time) []RowError {
+	var errs []RowError
+	for _, fe := range drafts.Sorted(merged.Validate(now)) {
+		if provided[fe.Field] {
+			errs = append(errs, RowError{Field: fe.Field, Column: columnHeader(b, fe.Field), Message: fe.Message})
+		}
+	}
+	return errs
 }
 
 // columnHeader is the header of the column that fills field, or "".

@@ -304,41 +304,15 @@ func (s *Service) check(ctx context.Context, tx pgx.Tx, u *models.User, b *Batch
 		if err != nil {
 			return err
 		}
-		cands := make([]candidate, 0, len(rows))
-		for _, r := range rows {
-			cells, err := openCells(s.d.Ring, b.ID, r.Number, r.Cells)
-			if err != nil {
-				return err
-			}
-			c := build(r.Number, cells, b.Headers, b.Mapping, pricing, now)
-			if len(c.Errors) == 0 {
-				if first := seen.earlier(c); first != 0 {
-					c.Errors = append(c.Errors, RowError{Message: fmt.Sprintf("The same merchant as row %d of this file (same TIN or legal name).", first)})
-				}
-			}
-			cands = append(cands, c)
-		}
-		var clean []candidate
-		for _, c := range cands {
-			if len(c.Errors) == 0 {
-				clean = append(clean, c)
-			}
-		}
-		dups, err := findExisting(ctx, tx, s.d.Sealer, scope(u), clean)
+		cands, err := s.candidates(b, rows, pricing, seen, now)
 		if err != nil {
 			return err
 		}
-		checks := make([]rowCheck, len(cands))
-		for i, c := range cands {
-			checks[i] = rowCheck{Number: c.Number, Status: checkValid, Errors: c.Errors}
-			switch {
-			case len(c.Errors) > 0:
-				checks[i].Status = checkInvalid
-			case dups[c.Number] != nil:
-				checks[i].Status, checks[i].DuplicateOf = checkDuplicate, &dups[c.Number].ID
-			}
+		dups, err := findExisting(ctx, tx, s.d.Sealer, scope(u), withoutErrors(cands))
+		if err != nil {
+			return err
 		}
-		if err := saveChecks(ctx, tx, b.ID, checks); err != nil {
+		if err := saveChecks(ctx, tx, b.ID, rowChecks(cands, dups)); err != nil {
 			return err
 		}
 		if len(rows) < chunk {
@@ -346,4 +320,51 @@ func (s *Service) check(ctx context.Context, tx pgx.Tx, u *models.User, b *Batch
 		}
 		after = rows[len(rows)-1].Number
 	}
+}
+
+// candidates builds the rows' applications by the mapping; a row that is
+// fine alone but repeats an earlier merchant of the file gets an error.
+func (s *Service) candidates(b *Batch, rows []storedRow, pricing map[string]uuid.UUID, seen *sameFile, now time.Time) ([]candidate, error) {
+	cands := make([]candidate, 0, len(rows))
+	for _, r := range rows {
+		cells, err := openCells(s.d.Ring, b.ID, r.Number, r.Cells)
+		if err != nil {
+			return nil, err
+		}
+		c := build(r.Number, cells, b.Headers, b.Mapping, pricing, now)
+		if len(c.Errors) == 0 {
+			if first := seen.earlier(c); first != 0 {
+				c.Errors = append(c.Errors, RowError{Message: fmt.Sprintf("The same merchant as row %d of this file (same TIN or legal name).", first)})
+			}
+		}
+		cands = append(cands, c)
+	}
+	return cands, nil
+}
+
+// withoutErrors keeps the candidates that have no error.
+func withoutErrors(cands []candidate) []candidate {
+	var clean []candidate
+	for _, c := range cands {
+		if len(c.Errors) == 0 {
+			clean = append(clean, c)
+		}
+	}
+	return clean
+}
+
+// rowChecks says of each row whether it is invalid, the duplicate of a
+// merchant already in the portal, or valid.
+func rowChecks(cands []candidate, dups map[int]*existing) []rowCheck {
+	checks := make([]rowCheck, len(cands))
+	for i, c := range cands {
+		checks[i] = rowCheck{Number: c.Number, Status: checkValid, Errors: c.Errors}
+		switch {
+		case len(c.Errors) > 0:
+			checks[i].Status = checkInvalid
+		case dups[c.Number] != nil:
+			checks[i].Status, checks[i].DuplicateOf = checkDuplicate, &dups[c.Number].ID
+		}
+	}
+	return checks
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 
@@ -23,22 +24,7 @@ const maxFieldBytes = 1 << 10
 // without JavaScript carries the token as a field) is read from the parsed form.
 func readUpload(w http.ResponseWriter, req *http.Request, fields url.Values, fn func(file io.Reader, name string) error) error {
 	if req.MultipartForm != nil {
-		for k, v := range req.MultipartForm.Value {
-			fields[k] = v
-		}
-		files := req.MultipartForm.File[FieldFile]
-		if len(files) == 0 || files[0].Filename == "" {
-			return apperr.Invalid(FieldFile, "Choose a CSV file to upload.")
-		}
-		if files[0].Size > MaxFileBytes {
-			return fileError("The file is larger than %d MiB; split it and import each part.", MaxFileBytes>>20)
-		}
-		f, err := files[0].Open()
-		if err != nil {
-			return fmt.Errorf("imports: open the parsed upload: %w", err)
-		}
-		defer f.Close()
-		return fn(f, files[0].Filename)
+		return readParsedUpload(req.MultipartForm, fields, fn)
 	}
 	if req.ContentLength > MaxFileBytes+uploadSlack {
 		return fileError("The file is larger than %d MiB; split it and import each part.", MaxFileBytes>>20)
@@ -63,13 +49,43 @@ func readUpload(w http.ResponseWriter, req *http.Request, fields url.Values, fn 
 			}
 			return fn(part, part.FileName())
 		}
-		value, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
-		if err != nil {
-			return csvError(err)
+		if err := readField(part, name, fields); err != nil {
+			return err
 		}
-		if len(value) > maxFieldBytes {
-			return apperr.Invalid(name, "This value is too long.")
-		}
-		fields.Add(name, string(value))
 	}
+}
+
+// readParsedUpload serves a form the CSRF check already parsed: its fields are
+// copied into fields and its file (spooled to a temporary file) handed to fn.
+func readParsedUpload(form *multipart.Form, fields url.Values, fn func(file io.Reader, name string) error) error {
+	for k, v := range form.Value {
+		fields[k] = v
+	}
+	files := form.File[FieldFile]
+	if len(files) == 0 || files[0].Filename == "" {
+		return apperr.Invalid(FieldFile, "Choose a CSV file to upload.")
+	}
+	if files[0].Size > MaxFileBytes {
+		return fileError("The file is larger than %d MiB; split it and import each part.", MaxFileBytes>>20)
+	}
+	f, err := files[0].Open()
+	if err != nil {
+		return fmt.Errorf("imports: open the parsed upload: %w", err)
+	}
+	defer f.Close()
+	return fn(f, files[0].Filename)
+}
+
+// readField adds a form field sent before the file to fields; a field longer
+// than maxFieldBytes is refused.
+func readField(part *multipart.Part, name string, fields url.Values) error {
+	value, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+	if err != nil {
+		return csvError(err)
+	}
+	if len(value) > maxFieldBytes {
+		return apperr.Invalid(name, "This value is too long.")
+	}
+	fields.Add(name, string(value))
+	return nil
 }

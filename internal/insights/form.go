@@ -49,10 +49,9 @@ func (f Filters) Values() url.Values {
 	return v
 }
 
-// query checks the choices and turns them into a Query: the period's dates are days in
-// loc (the viewer's zone), both included. Empty dates default to the last 90 days.
-func (f *Filters) query(now time.Time, loc *time.Location) (Query, apperr.FieldErrors) {
-	errs := apperr.FieldErrors{}
+// defaultPeriod fills an empty end with today and an empty start with the
+// day that makes the period defaultDays long, in loc.
+func (f *Filters) defaultPeriod(now time.Time, loc *time.Location) {
 	today := now.In(loc)
 	if f.To == "" {
 		f.To = today.Format(time.DateOnly)
@@ -64,37 +63,53 @@ func (f *Filters) query(now time.Time, loc *time.Location) (Query, apperr.FieldE
 		}
 		f.From = to.AddDate(0, 0, -(defaultDays - 1)).Format(time.DateOnly)
 	}
+}
+
+// period reads the first and the last day, adding to errs a date that is no
+// date, an end before the start, or a period over maxDays.
+func (f *Filters) period(loc *time.Location, errs apperr.FieldErrors) (from, to time.Time) {
 	from, err := time.ParseInLocation(time.DateOnly, f.From, loc)
 	if err != nil {
 		errs.Add("from", "From must be a date, like 2026-01-31.")
 	}
-	to, err := time.ParseInLocation(time.DateOnly, f.To, loc)
+	to, err = time.ParseInLocation(time.DateOnly, f.To, loc)
 	if err != nil {
 		errs.Add("to", "To must be a date, like 2026-03-31.")
 	}
-	if len(errs) == 0 {
-		switch {
-		case to.Before(from):
-			errs.Add("to", "To must be on or after From.")
-		case to.Sub(from) > maxDays*24*time.Hour:
-			errs.Add("from", "Choose a period of at most three years.")
-		}
+	if len(errs) > 0 {
+		return from, to
 	}
+	switch {
+	case to.Before(from):
+		errs.Add("to", "To must be on or after From.")
+	case to.Sub(from) > maxDays*24*time.Hour:
+		errs.Add("from", "Choose a period of at most three years.")
+	}
+	return from, to
+}
+
+// chosenID reads the id of a chosen rep or pricing model: nil when none was
+// chosen; one that is no id adds message at field to errs.
+func chosenID(s, field, message string, errs apperr.FieldErrors) *uuid.UUID {
+	if s == "" {
+		return nil
+	}
+	id, err := uuid.Parse(s)
+	if err != nil {
+		errs.Add(field, message)
+	}
+	return &id
+}
+
+// query checks the choices and turns them into a Query: the period's dates are days in
+// loc (the viewer's zone), both included. Empty dates default to the last 90 days.
+func (f *Filters) query(now time.Time, loc *time.Location) (Query, apperr.FieldErrors) {
+	errs := apperr.FieldErrors{}
+	f.defaultPeriod(now, loc)
+	from, to := f.period(loc, errs)
 	q := Query{From: from, To: to.AddDate(0, 0, 1)}
-	if f.Owner != "" {
-		id, err := uuid.Parse(f.Owner)
-		if err != nil {
-			errs.Add("owner", "Choose a rep from the list.")
-		}
-		q.Owner = &id
-	}
-	if f.Pricing != "" {
-		id, err := uuid.Parse(f.Pricing)
-		if err != nil {
-			errs.Add("pricing", "Choose a pricing model from the list.")
-		}
-		q.Pricing = &id
-	}
+	q.Owner = chosenID(f.Owner, "owner", "Choose a rep from the list.", errs)
+	q.Pricing = chosenID(f.Pricing, "pricing", "Choose a pricing model from the list.", errs)
 	if f.By != ByRep && f.By != ByPricing {
 		f.By = ""
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/payportal/portal/internal/apperr"
 	"github.com/payportal/portal/internal/audit"
+	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/mail"
 	"github.com/payportal/portal/internal/models"
 )
@@ -68,55 +69,48 @@ func (s *Service) Invite(ctx context.Context, u *models.User, id uuid.UUID, in M
 	case !errors.Is(err, models.ErrNotFound):
 		return nil, err
 	}
-	invitee, token, expires, err := s.d.Auth.InviteMerchantUser(ctx, u, in.Email, in.Name)
-	if err != nil {
-		return nil, err
-	}
-	err = s.d.Store.InTx(ctx, func(tx pgx.Tx) error {
-		if _, err := s.d.Store.addMember(ctx, tx, m.ID, invitee.ID, in.Permissions, u.ID, s.now()); err != nil {
-			return err
-		}
-		if err := s.recordMember(ctx, tx, m.ID, u, audit.ActionMemberInvited, invitee, in.Permissions); err != nil {
-			return err
-		}
-		return s.mailInvitation(ctx, tx, u, invitee, m, token, expires)
-	})
+	// The account, its invitation, the membership, the audit entries and the e-mail
+	// commit together: a merchant user never exists without the access they were
+	// invited to.
+	invitee, _, _, err := s.d.Auth.InviteMerchantUser(ctx, u, in.Email, in.Name,
+		func(tx database.Tx, invitee *models.User, token string, expires time.Time) error {
+			if _, err := s.d.Store.addMember(ctx, tx, m.ID, invitee.ID, in.Permissions, u.ID, s.now()); err != nil {
+				return err
+			}
+			if err := s.recordMember(ctx, tx, m.ID, u, audit.ActionMemberInvited, invitee, in.Permissions); err != nil {
+				return err
+			}
+			return s.mailInvitation(ctx, tx, u, invitee, m, token, expires)
+		})
 	if err != nil {
 		return nil, err
 	}
 	return &InviteResult{User: invitee, Invited: true}, nil
 }
 
-// addExisting gives an existing merchant user access to another merchant.
+// addExisting gives an existing merchant user access to another merchant. A
+// person who never chose a password gets a fresh link, issued in the transaction
+// of the membership, its audit entry and the e-mail that carries it.
 func (s *Service) addExisting(ctx context.Context, u *models.User, m *Merchant, person *models.User, perms Permissions) (*InviteResult, error) {
 	accepted, err := s.d.Auth.InvitationAccepted(ctx, person.ID)
 	if err != nil {
 		return nil, err
 	}
-	res := &InviteResult{User: person, Invited: !accepted}
-	var token string
-	var expires time.Time
-	if !accepted {
-		if token, expires, err = s.d.Auth.ReInvite(ctx, u, person); err != nil {
-			return nil, err
-		}
-	}
-	err = s.d.Store.InTx(ctx, func(tx pgx.Tx) error {
-		added, err := s.d.Store.addMember(ctx, tx, m.ID, person.ID, perms, u.ID, s.now())
-		if err != nil {
-			return err
-		}
-		if !added {
-			return apperr.Invalid("email", "This person is a member of the merchant already; change their permissions below.")
-		}
-		if err := s.recordMember(ctx, tx, m.ID, u, audit.ActionMemberInvited, person, perms); err != nil {
-			return err
-		}
-		if !accepted {
+	if accepted {
+		err = s.d.Store.InTx(ctx, func(tx pgx.Tx) error {
+			if err := s.addMembership(ctx, tx, u, m, person, perms); err != nil {
+				return err
+			}
+			return s.mailAccess(ctx, tx, u, person, m)
+		})
+	} else {
+		_, _, err = s.d.Auth.ReInvite(ctx, u, person, func(tx database.Tx, _ *models.User, token string, expires time.Time) error {
+			if err := s.addMembership(ctx, tx, u, m, person, perms); err != nil {
+				return err
+			}
 			return s.mailInvitation(ctx, tx, u, person, m, token, expires)
-		}
-		return s.mailAccess(ctx, tx, u, person, m)
-	})
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +120,20 @@ func (s *Service) addExisting(ctx context.Context, u *models.User, m *Merchant, 
 			return nil, err
 		}
 	}
-	return res, nil
+	return &InviteResult{User: person, Invited: !accepted}, nil
+}
+
+// addMembership makes an existing person a member of m, recorded, inside tx; a
+// member already is told to change their permissions instead.
+func (s *Service) addMembership(ctx context.Context, tx pgx.Tx, u *models.User, m *Merchant, person *models.User, perms Permissions) error {
+	added, err := s.d.Store.addMember(ctx, tx, m.ID, person.ID, perms, u.ID, s.now())
+	if err != nil {
+		return err
+	}
+	if !added {
+		return apperr.Invalid("email", "This person is a member of the merchant already; change their permissions below.")
+	}
+	return s.recordMember(ctx, tx, m.ID, u, audit.ActionMemberInvited, person, perms)
 }
 
 // SetPermissions replaces a member's permissions. Granting one that moves

@@ -168,7 +168,7 @@ func crashSetup(t *testing.T, db *database.DB, vars map[string]string, sandboxUR
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := a.Auth.ReInvite(ctx, admin, invited)
+	token, _, err := a.Auth.ReInvite(ctx, admin, invited, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

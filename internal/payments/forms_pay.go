@@ -50,13 +50,33 @@ func (f *CardPaymentForm) billing() billingForm {
 
 // cardPayment is a validated card form.
 type cardPayment struct {
-	kind                   Kind
-	amount, tip, tax       int64
+	kind Kind
+	amounts
 	card                   upstream.Card
 	billing                Billing
 	level2                 *upstream.Level2
 	reference, receiptMail string
 	customerID             *uuid.UUID
+}
+
+// amounts are a payment's amount, tip and tax, in cents.
+type amounts struct{ amount, tip, tax int64 }
+
+// readAmounts reads the amount a form asks for and its optional tip and
+// tax, adding each problem at its field.
+func readAmounts(amount, tip, tax string, errs apperr.FieldErrors) amounts {
+	var a amounts
+	var msg string
+	if a.amount, msg = ParseAmount(amount); msg != "" {
+		errs.Add("amount", msg)
+	}
+	if a.tip, msg = parseOptionalAmount(tip); msg != "" {
+		errs.Add("tip", msg)
+	}
+	if a.tax, msg = parseOptionalAmount(tax); msg != "" {
+		errs.Add("tax", msg)
+	}
+	return a
 }
 
 // validate checks the form and returns the payment, or the field messages.
@@ -70,16 +90,8 @@ func (f *CardPaymentForm) validate(now time.Time) (*cardPayment, error) {
 	default:
 		errs.Add("action", "Choose a sale or an authorization.")
 	}
-	var msg string
-	if p.amount, msg = ParseAmount(f.Amount); msg != "" {
-		errs.Add("amount", msg)
-	}
-	if p.tip, msg = parseOptionalAmount(f.Tip); msg != "" {
-		errs.Add("tip", msg)
-	}
-	if p.tax, msg = parseOptionalAmount(f.Tax); msg != "" {
-		errs.Add("tax", msg)
-	} else if p.tax > p.amount && p.amount > 0 {
+	p.amounts = readAmounts(f.Amount, f.Tip, f.Tax, errs)
+	if p.tax > p.amount && p.amount > 0 {
 		errs.Add("tax", "The tax is part of the amount, so it cannot be more than the amount.")
 	}
 	if p.amount+p.tip > MaxAmountCents {

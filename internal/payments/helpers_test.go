@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"sync"
 	"testing"
@@ -202,14 +203,41 @@ func (e *svcEnv) settle() {
 }
 
 type fakeMerchants struct {
-	m *payments.Merchant
+	mu sync.Mutex // guards m's rights, which a test may change (setRights)
+	m  *payments.Merchant
+}
+
+// merchant is a copy of the merchant with its rights of the moment.
+func (f *fakeMerchants) merchant() payments.Merchant {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	cp := *f.m
+	cp.Rights = maps.Clone(f.m.Rights)
+	return cp
+}
+
+// setRights gives the user exactly rights on the merchant from now on.
+func (f *fakeMerchants) setRights(rights ...payments.Permission) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.m.Rights = map[payments.Permission]bool{}
+	for _, r := range rights {
+		f.m.Rights[r] = true
+	}
+}
+
+// setSuspended suspends the merchant, or lifts the suspension.
+func (f *fakeMerchants) setSuspended(suspended bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.m.Suspended = suspended
 }
 
 func (f *fakeMerchants) ForUser(_ context.Context, _ *models.User, id uuid.UUID) (*payments.Merchant, error) {
 	if id != f.m.ID {
 		return nil, models.ErrNotFound
 	}
-	cp := *f.m
+	cp := f.merchant()
 	cp.Account = upstream.Account{} // as the merchants room: credentials only for an action
 	return &cp, nil
 }
@@ -231,7 +259,7 @@ func (f *fakeMerchants) ForSystem(_ context.Context, id uuid.UUID) (*payments.Me
 	if id != f.m.ID {
 		return nil, models.ErrNotFound
 	}
-	cp := *f.m
+	cp := f.merchant()
 	return &cp, nil
 }
 

@@ -49,49 +49,15 @@ func (s *Service) SaveMethod(ctx context.Context, u *models.User, merchantID, cu
 	if err != nil || earlier != nil {
 		return &Result{Transaction: earlier, Repeated: true}, err
 	}
-	errs := apperr.FieldErrors{}
-	if !f.Consent {
-		errs.Add("consent", "The customer's consent is needed to keep a payment method on file.")
-	}
-	how := ""
-	for _, w := range ConsentWays {
-		if w.Value == f.ConsentHow {
-			how = w.Value
-		}
-	}
-	if how == "" {
-		errs.Add("consent_how", "Say how the customer gave their consent.")
-	}
-	var card upstream.Card
-	var bank upstream.BankAccount
-	n := NewTransaction{ID: id, MerchantID: m.ID, Kind: KindSaveMethod, CustomerID: &c.ID, CreatedBy: &u.ID}
-	switch f.Method {
-	case "card":
-		card = cardFrom(f.CardNumber, f.Expiry, f.SecurityCode, s.now(), errs)
-		b := billingForm{BillingName: f.BillingName, BillingAddress: f.BillingAddr, BillingZIP: f.BillingZIP}
-		b.validate(errs)
-		n.Source, n.Card, n.Billing = SourceCard, cardSummary(card.Number), b.billing()
-	case "bank_account":
-		p, verr := (&ACHPaymentForm{Amount: "1.00", HolderName: f.HolderName, RoutingNumber: f.RoutingNumber,
-			AccountNumber: f.AccountNumber, AccountType: f.AccountType, AuthorizedHow: "written", Authorized: true}).validate()
-		if fields, ok := apperr.FieldsOf(verr); ok {
-			for k, v := range fields {
-				errs.Add(k, v)
-			}
-		} else if p != nil {
-			bank = p.account
-			n.Source, n.Billing = SourceACH, Billing{Name: bank.HolderName}
-			n.Card = Card{Brand: string(bank.Type) + " account", Last4: bank.Number.Last4(), AccountType: string(bank.Type)}
-		}
-	default:
-		errs.Add("method", "Choose a card or a bank account.")
-	}
-	if err := errs.Err(); err != nil {
+	p, err := f.validate(s.now())
+	if err != nil {
 		return nil, err
 	}
+	n := NewTransaction{ID: id, MerchantID: m.ID, Kind: KindSaveMethod, CustomerID: &c.ID, CreatedBy: &u.ID,
+		Source: p.source, Card: p.summary, Billing: p.billing}
 	n.Event = Event{Kind: EventRequested, Message: "Saving " + n.Card.Label() + " for the customer"}
 	in := intent{n: n, audit: audit.ActionMethodSaved, also: func(tx pgx.Tx, t *Transaction) error {
-		return s.recordConsent(ctx, tx, u, consent{merchantID: m.ID, customerID: &c.ID, purpose: consentSave, how: how,
+		return s.recordConsent(ctx, tx, u, consent{merchantID: m.ID, customerID: &c.ID, purpose: consentSave, how: p.consentHow,
 			givenBy: c.Name, transactionID: &t.ID})
 	}}
 	t, repeated, err := s.record(ctx, u, m, &in)
@@ -100,14 +66,19 @@ func (s *Service) SaveMethod(ctx context.Context, u *models.User, merchantID, cu
 	}
 	ref := s.ref(t, u)
 	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
-		if t.Source == SourceACH {
-			return s.up.TokenizeBankAccount(cctx, m.Account, upstream.ACHTokenize{Ref: ref, Account: bank})
-		}
-		return s.up.TokenizeCard(cctx, m.Account, upstream.CardTokenize{Ref: ref, Card: card,
-			Billing: upstream.Billing{Name: n.Billing.Name, Address: n.Billing.Address, PostalCode: n.Billing.PostalCode}})
+		return s.tokenize(cctx, m, ref, p)
 	})
 	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error { return s.afterAnswer(ctx, tx, t) })
 	return &Result{Transaction: t}, err
+}
+
+// tokenize asks the processor for a token of the card or bank account to save.
+func (s *Service) tokenize(ctx context.Context, m *Merchant, ref upstream.Ref, p methodToSave) (*upstream.Transaction, error) {
+	if p.source == SourceACH {
+		return s.up.TokenizeBankAccount(ctx, m.Account, upstream.ACHTokenize{Ref: ref, Account: p.bank})
+	}
+	return s.up.TokenizeCard(ctx, m.Account, upstream.CardTokenize{Ref: ref, Card: p.card,
+		Billing: upstream.Billing{Name: p.billing.Name, Address: p.billing.Address, PostalCode: p.billing.PostalCode}})
 }
 
 // SavedPaymentForm pays with a saved card or bank account.
@@ -137,71 +108,64 @@ func (s *Service) PaySaved(ctx context.Context, u *models.User, merchantID uuid.
 		return &Result{Transaction: earlier, Repeated: true}, err
 	}
 	errs := apperr.FieldErrors{}
-	var sm *SavedMethod
-	if methodID, perr := uuid.Parse(f.MethodID); perr != nil {
-		errs.Add("method_id", "Choose a saved card or bank account.")
-	} else if sm, err = s.method(ctx, m.ID, methodID); errors.Is(err, models.ErrNotFound) {
-		return nil, errMethodGone
-	} else if err != nil {
+	sm, err := s.chosenMethod(ctx, m.ID, f.MethodID, errs)
+	if err != nil {
 		return nil, err
 	}
-	kind := KindSale
-	if f.Action == "authorization" {
-		kind = KindAuthorization
-	}
-	amount, msg := ParseAmount(f.Amount)
-	if msg != "" {
-		errs.Add("amount", msg)
-	}
-	tip, msg := parseOptionalAmount(f.Tip)
-	if msg != "" {
-		errs.Add("tip", msg)
-	}
-	tax, msg := parseOptionalAmount(f.Tax)
-	if msg != "" {
-		errs.Add("tax", msg)
-	}
-	reference := checkReference(f.Reference, errs)
-	receipt := checkEmail("receipt_email", f.ReceiptEmail, errs)
-	source, how := SourceCard, ""
-	if sm != nil && sm.IsBank() {
-		source = SourceACH
-		if kind == KindAuthorization || tip > 0 || tax > 0 {
-			errs.Add("action", "A bank account is debited at once: no authorization, tip or tax.")
-		}
-		how = checkAuthorization(f.AuthorizedHow, bool(f.Authorized), errs)
-	}
+	p := f.validate(sm, errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	in := intent{n: NewTransaction{ID: id, MerchantID: m.ID, Source: source, Kind: kind, CustomerID: &sm.CustomerID,
-		SavedMethodID: &sm.ID, AmountCents: amount, TipCents: tip, TaxCents: tax, Reference: reference, Card: sm.Card,
-		CreatedBy: &u.ID, Event: Event{Kind: EventRequested, Message: requestWords(kind, source, amount+tip, sm.Card) + " (saved method)"}},
-		dupSource: source, confirmed: bool(f.ConfirmDuplicate), audit: audit.ActionPaymentRequested}
-	if source == SourceACH {
-		in.also = func(tx pgx.Tx, t *Transaction) error {
-			c, err := s.loadCustomer(ctx, tx, m.ID, sm.CustomerID)
-			if err != nil {
-				return err
-			}
-			return s.recordConsent(ctx, tx, u, consent{merchantID: m.ID, customerID: &sm.CustomerID, purpose: consentACH,
-				how: how, givenBy: c.Name, transactionID: &t.ID})
-		}
+	in := intent{n: NewTransaction{ID: id, MerchantID: m.ID, Source: p.source, Kind: p.kind, CustomerID: &sm.CustomerID,
+		SavedMethodID: &sm.ID, AmountCents: p.amount, TipCents: p.tip, TaxCents: p.tax, Reference: p.reference, Card: sm.Card,
+		CreatedBy: &u.ID, Event: Event{Kind: EventRequested, Message: requestWords(p.kind, p.source, p.amount+p.tip, sm.Card) + " (saved method)"}},
+		dupSource: p.source, confirmed: bool(f.ConfirmDuplicate), audit: audit.ActionPaymentRequested}
+	if p.source == SourceACH {
+		in.also = s.debitConsent(ctx, u, m, sm, p.authorizedHow)
 	}
 	t, repeated, err := s.record(ctx, u, m, &in)
 	if err != nil || repeated {
 		return &Result{Transaction: t, Repeated: repeated}, err
 	}
-	req := upstream.TokenizedPayment{Ref: s.ref(t, u), UniqueTransID: sm.Token, Amount: upstream.Cents(amount),
-		TipAmount: optionalCents(tip), TaxAmount: optionalCents(tax)}
+	req := upstream.TokenizedPayment{Ref: s.ref(t, u), UniqueTransID: sm.Token, Amount: upstream.Cents(p.amount),
+		TipAmount: optionalCents(p.tip), TaxAmount: optionalCents(p.tax)}
 	ut, callErr := s.call(ctx, func(cctx context.Context) (*upstream.Transaction, error) {
-		if kind == KindAuthorization {
+		if p.kind == KindAuthorization {
 			return s.up.TokenizedAuthorization(cctx, m.Account, req)
 		}
 		return s.up.TokenizedPayment(cctx, m.Account, req)
 	})
 	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
-		return s.afterPayment(ctx, tx, u, m, t, receipt)
+		return s.afterPayment(ctx, tx, u, m, t, p.receipt)
 	})
 	return &Result{Transaction: t}, err
+}
+
+// chosenMethod loads the saved method a form names. A form that names none gets
+// its field error in errs (and no method, so that the other fields are still
+// checked); a method no longer on file is refused on its own (errMethodGone).
+func (s *Service) chosenMethod(ctx context.Context, merchantID uuid.UUID, typed string, errs apperr.FieldErrors) (*SavedMethod, error) {
+	methodID, err := uuid.Parse(typed)
+	if err != nil {
+		errs.Add("method_id", "Choose a saved card or bank account.")
+		return nil, nil
+	}
+	sm, err := s.method(ctx, merchantID, methodID)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, errMethodGone
+	}
+	return sm, err
+}
+
+// debitConsent records, with a debit of a saved bank account, the customer's
+// authorization of it (Nacha).
+func (s *Service) debitConsent(ctx context.Context, u *models.User, m *Merchant, sm *SavedMethod, how string) func(tx pgx.Tx, t *Transaction) error {
+	return func(tx pgx.Tx, t *Transaction) error {
+		c, err := s.loadCustomer(ctx, tx, m.ID, sm.CustomerID)
+		if err != nil {
+			return err
+		}
+		return s.recordConsent(ctx, tx, u, consent{merchantID: m.ID, customerID: &sm.CustomerID, purpose: consentACH,
+			how: how, givenBy: c.Name, transactionID: &t.ID})
+	}
 }

@@ -161,16 +161,7 @@ func (s *Service) reverseTarget(ctx context.Context, tx pgx.Tx, orig *Transactio
 // Reverse voids a payment while a void may work, else refunds it, linked and
 // capped: the amount asked, or all that is left.
 func (s *Service) Reverse(ctx context.Context, u *models.User, merchantID, id uuid.UUID, f *ReverseForm) (*Result, error) {
-	m, err := authorizeAction(ctx, s.merchants, u, merchantID, func(m *Merchant) (Permission, error) {
-		if err := refusal(m, PermView); err != nil {
-			return "", err
-		}
-		if !m.Can(PermVoid) && !m.Can(PermRefund) {
-			return "", apperr.New(apperr.KindForbidden, "%s", msgNoRight(PermRefund))
-		}
-		p := firstRight(m, PermVoid, PermRefund)
-		return p, refusal(m, p) // suspended
-	})
+	m, err := authorizeAction(ctx, s.merchants, u, merchantID, reverseRight)
 	if err != nil {
 		return nil, err // suspended, or no account
 	}
@@ -212,16 +203,33 @@ func (s *Service) Reverse(ctx context.Context, u *models.User, merchantID, id uu
 		return s.up.TokenizedRefund(cctx, m.Account, upstream.TokenizedRefund{Ref: ref, UniqueTransID: target, Amount: upstream.Cents(amount)})
 	})
 	t, err = s.finish(ctx, t, ut, callErr, func(tx pgx.Tx, t *Transaction) error {
-		if t.Status == StatusFailed && errors.Is(callErr, upstream.ErrAlreadySettled) {
-			// The processor says the payment settled: remember it, so the
-			// next plan offers the refund.
-			_, err := tx.Exec(ctx, `UPDATE ledger_transactions SET details = details || '{"settled": "true"}', updated_at = $2 WHERE id = $1`,
-				id, s.now().UTC())
-			return err
-		}
-		return nil
+		return s.rememberSettled(ctx, tx, id, t, callErr)
 	})
 	return &Result{Transaction: t}, err
+}
+
+// reverseRight is the right a reversal needs: to void or to refund (the first
+// held), on a merchant that is not suspended.
+func reverseRight(m *Merchant) (Permission, error) {
+	if err := refusal(m, PermView); err != nil {
+		return "", err
+	}
+	if !m.Can(PermVoid) && !m.Can(PermRefund) {
+		return "", apperr.New(apperr.KindForbidden, "%s", msgNoRight(PermRefund))
+	}
+	p := firstRight(m, PermVoid, PermRefund)
+	return p, refusal(m, p) // suspended
+}
+
+// rememberSettled marks the original (id) settled when the processor refused the
+// reversal t because the payment settled, so that the next plan offers the refund.
+func (s *Service) rememberSettled(ctx context.Context, tx pgx.Tx, id uuid.UUID, t *Transaction, callErr error) error {
+	if t.Status != StatusFailed || !errors.Is(callErr, upstream.ErrAlreadySettled) {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `UPDATE ledger_transactions SET details = details || '{"settled": "true"}', updated_at = $2 WHERE id = $1`,
+		id, s.now().UTC())
+	return err
 }
 
 // choose decides between a void and a refund under the original's lock.

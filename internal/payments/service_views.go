@@ -167,7 +167,8 @@ func (s *Service) Transaction(ctx context.Context, u *models.User, merchantID, i
 	return v, s.actions(ctx, u, m, v)
 }
 
-// actions mints the tokens of the forms u may send on the transaction now.
+// actions mints the tokens of the forms u may send on the transaction now:
+// one row per form, with the rights and state it needs.
 func (s *Service) actions(ctx context.Context, u *models.User, m *Merchant, v *TransactionView) error {
 	t := v.Transaction
 	if !m.CanTransact() || t.Kind.IsOperation() {
@@ -177,26 +178,41 @@ func (s *Service) actions(ctx context.Context, u *models.User, m *Merchant, v *T
 	if v.Plan, err = s.plan(ctx, nil, m, t); err != nil {
 		return err
 	}
-	if (m.Can(PermVoid) && v.Plan.Void) || (m.Can(PermRefund) && v.Plan.Refund) {
-		if v.ReverseToken, err = s.tokens.Mint(m.ID, u.ID, PurposeReverse(t.ID)); err != nil {
+	for _, form := range []struct {
+		offered bool
+		token   *string
+		purpose string
+	}{
+		{mayReverse(m, v.Plan), &v.ReverseToken, PurposeReverse(t.ID)},
+		{m.Can(PermCaptureAdjust) && capturable(t), &v.CaptureToken, PurposeCapture(t.ID)},
+		{m.Can(PermCaptureAdjust) && tippable(t, v.Plan), &v.TipToken, PurposeTip(t.ID)},
+	} {
+		if !form.offered {
+			continue
+		}
+		if *form.token, err = s.tokens.Mint(m.ID, u.ID, form.purpose); err != nil {
 			return err
-		}
-	}
-	if m.Can(PermCaptureAdjust) {
-		if t.Kind == KindAuthorization && t.Status == StatusApproved {
-			if v.CaptureToken, err = s.tokens.Mint(m.ID, u.ID, PurposeCapture(t.ID)); err != nil {
-				return err
-			}
-		}
-		if t.Source == SourceCard && !v.Plan.Settled && (t.Kind == KindSale && t.Status == StatusApproved ||
-			t.Kind == KindAuthorization && t.Status == StatusCaptured) {
-			if v.TipToken, err = s.tokens.Mint(m.ID, u.ID, PurposeTip(t.ID)); err != nil {
-				return err
-			}
 		}
 	}
 	v.CanReceipt = (m.Can(PermTakePayments) || m.Can(PermRefund)) && t.Status.Succeeded() && t.Kind != KindSaveMethod
 	return nil
+}
+
+// mayReverse reports a payment the plan lets u void or refund, by their rights.
+func mayReverse(m *Merchant, p *ReversePlan) bool {
+	return m.Can(PermVoid) && p.Void || m.Can(PermRefund) && p.Refund
+}
+
+// capturable reports an authorization waiting for its capture.
+func capturable(t *Transaction) bool {
+	return t.Kind == KindAuthorization && t.Status == StatusApproved
+}
+
+// tippable reports a card payment whose tip may still change: an approved sale or
+// a captured authorization, before it settles.
+func tippable(t *Transaction, p *ReversePlan) bool {
+	return t.Source == SourceCard && !p.Settled && (t.Kind == KindSale && t.Status == StatusApproved ||
+		t.Kind == KindAuthorization && t.Status == StatusCaptured)
 }
 
 // Reload reads a transaction again (an htmx poll of an open one).

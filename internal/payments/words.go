@@ -137,49 +137,56 @@ func failureReason(err error) (failure, reason string) {
 	return failureRefused, strings.TrimSuffix(ue.Message, ".")
 }
 
+// statusWords name the statuses whose words depend on nothing else.
+var statusWords = map[Status]string{
+	StatusPending:    "Processing",
+	StatusChecking:   "Checking with the processor",
+	StatusDeclined:   "Declined",
+	StatusFailed:     "Not sent",
+	StatusNotCharged: "Not charged",
+	StatusVoided:     "Voided",
+	StatusCancelled:  "Cancelled",
+}
+
 // StatusLabel names where a transaction stands, in words.
 func (t *Transaction) StatusLabel() string {
 	switch t.Status {
-	case StatusPending:
-		return "Processing"
-	case StatusChecking:
-		return "Checking with the processor"
 	case StatusApproved:
-		switch {
-		case t.Kind == KindAuthorization:
-			return "Authorized"
-		case t.Kind == KindRefund:
-			return "Refunded"
-		case t.Kind == KindSaveMethod:
-			return "Saved"
-		case t.RefundedCents > 0 && t.RefundedCents >= t.ApprovedCents:
-			return "Refunded"
-		case t.RefundedCents > 0:
-			return "Partly refunded"
-		}
-		return "Approved"
+		return t.approvedLabel()
 	case StatusPartial:
-		if t.RefundedCents > 0 {
-			return "Partly approved, refunded " + FormatCents(t.RefundedCents)
-		}
-		return "Partly approved"
-	case StatusDeclined:
-		return "Declined"
-	case StatusFailed:
-		return "Not sent"
-	case StatusNotCharged:
-		return "Not charged"
-	case StatusVoided:
-		return "Voided"
+		return withRefunded("Partly approved", t.RefundedCents)
 	case StatusCaptured:
-		if t.RefundedCents > 0 {
-			return "Captured, refunded " + FormatCents(t.RefundedCents)
-		}
-		return "Captured"
-	case StatusCancelled:
-		return "Cancelled"
+		return withRefunded("Captured", t.RefundedCents)
+	}
+	if words, ok := statusWords[t.Status]; ok {
+		return words
 	}
 	return string(t.Status)
+}
+
+// approvedLabel names an approved transaction by what it is and what became of it.
+func (t *Transaction) approvedLabel() string {
+	switch {
+	case t.Kind == KindAuthorization:
+		return "Authorized"
+	case t.Kind == KindRefund:
+		return "Refunded"
+	case t.Kind == KindSaveMethod:
+		return "Saved"
+	case t.RefundedCents > 0 && t.RefundedCents >= t.ApprovedCents:
+		return "Refunded"
+	case t.RefundedCents > 0:
+		return "Partly refunded"
+	}
+	return "Approved"
+}
+
+// withRefunded adds what was refunded, if anything, to a status's words.
+func withRefunded(words string, refundedCents int64) string {
+	if refundedCents > 0 {
+		return words + ", refunded " + FormatCents(refundedCents)
+	}
+	return words
 }
 
 // StatusTone is the colour class of the status badge: ok, warn, bad, info.

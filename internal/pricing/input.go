@@ -88,54 +88,65 @@ func (in Input) normalized() Input {
 	return in
 }
 
+// textRule is what one text field of a pricing model must be, in the words
+// shown beside it.
+type textRule struct {
+	field, label, value string
+	multiline           bool
+	missing             string         // shown when empty; "" when it may be empty
+	max                 int            // the most characters
+	tooLong             string         // shown when over max
+	pattern             *regexp.Regexp // nil for any text
+	unlike              string         // shown when pattern does not match
+}
+
+// textRules are the rules of the input's text fields.
+func (in Input) textRules() []textRule {
+	return []textRule{
+		{field: FieldName, label: "The name", value: in.Name,
+			missing: "Enter a name that reps will recognise.",
+			max:     maxNameLength, tooLong: "Keep the name to 100 characters or fewer."},
+		{field: FieldDescription, label: "The description", value: in.Description, multiline: true,
+			max: maxDescriptionLength, tooLong: "Keep the description to 2,000 characters or fewer."},
+		{field: FieldAdminNote, label: "The note for admins", value: in.AdminNote, multiline: true,
+			max: maxDescriptionLength, tooLong: "Keep the note to 2,000 characters or fewer."},
+		{field: FieldUpstreamCode, label: "The pricing code", value: in.UpstreamCode,
+			missing: "Enter the pricing code the upstream issued for this model.",
+			pattern: codePattern, unlike: "Use 2 to 64 letters, digits, dashes (-), underscores (_) or dots (.), exactly as the upstream issued it."},
+		{field: FieldFeeSummary, label: "The fee summary", value: in.FeeSummary,
+			missing: "Enter a short fee summary for reps, for example \"2.9% + $0.30 per transaction\".",
+			max:     maxFeeSummaryLength, tooLong: "Keep the fee summary to 300 characters or fewer; put details in the description."},
+	}
+}
+
+// problem returns the message for the value, or "" when it is fine. Text
+// that is not text (a NUL byte, invalid UTF-8, a line break in a one-line
+// field) is refused first, with the field's own words.
+func (r textRule) problem() string {
+	if p := validation.CheckText(r.value, r.multiline); p != validation.TextOK {
+		return validation.TextMessage(r.label, p)
+	}
+	switch {
+	case r.value == "":
+		return r.missing
+	case r.max > 0 && utf8.RuneCountInString(r.value) > r.max:
+		return r.tooLong
+	case r.pattern != nil && !r.pattern.MatchString(r.value):
+		return r.unlike
+	}
+	return ""
+}
+
 // Validate checks a normalized input and returns the problems by field.
 func (in Input) Validate() apperr.FieldErrors {
 	errs := apperr.FieldErrors{}
-	// Text that is not text (a NUL byte, invalid UTF-8, a line break in a one-line field)
-	// is refused first, with the field's own words.
-	for _, f := range []struct {
-		field, label, value string
-		multiline           bool
-	}{
-		{FieldName, "The name", in.Name, false},
-		{FieldDescription, "The description", in.Description, true},
-		{FieldAdminNote, "The note for admins", in.AdminNote, true},
-		{FieldUpstreamCode, "The pricing code", in.UpstreamCode, false},
-		{FieldFeeSummary, "The fee summary", in.FeeSummary, false},
-	} {
-		if p := validation.CheckText(f.value, f.multiline); p != validation.TextOK {
-			errs[f.field] = validation.TextMessage(f.label, p)
+	for _, r := range in.textRules() {
+		if msg := r.problem(); msg != "" {
+			errs[r.field] = msg
 		}
-	}
-	switch {
-	case errs[FieldName] != "":
-	case in.Name == "":
-		errs[FieldName] = "Enter a name that reps will recognise."
-	case utf8.RuneCountInString(in.Name) > maxNameLength:
-		errs[FieldName] = "Keep the name to 100 characters or fewer."
-	}
-	if errs[FieldDescription] == "" && utf8.RuneCountInString(in.Description) > maxDescriptionLength {
-		errs[FieldDescription] = "Keep the description to 2,000 characters or fewer."
-	}
-	if errs[FieldAdminNote] == "" && utf8.RuneCountInString(in.AdminNote) > maxDescriptionLength {
-		errs[FieldAdminNote] = "Keep the note to 2,000 characters or fewer."
-	}
-	switch {
-	case errs[FieldUpstreamCode] != "":
-	case in.UpstreamCode == "":
-		errs[FieldUpstreamCode] = "Enter the pricing code the upstream issued for this model."
-	case !codePattern.MatchString(in.UpstreamCode):
-		errs[FieldUpstreamCode] = "Use 2 to 64 letters, digits, dashes (-), underscores (_) or dots (.), exactly as the upstream issued it."
 	}
 	if in.DeviceUnanswered {
 		errs[FieldDevicePurchased] = "Choose whether the merchant buys a payment device."
-	}
-	switch {
-	case errs[FieldFeeSummary] != "":
-	case in.FeeSummary == "":
-		errs[FieldFeeSummary] = "Enter a short fee summary for reps, for example \"2.9% + $0.30 per transaction\"."
-	case utf8.RuneCountInString(in.FeeSummary) > maxFeeSummaryLength:
-		errs[FieldFeeSummary] = "Keep the fee summary to 300 characters or fewer; put details in the description."
 	}
 	for _, code := range in.RequiredDocumentTypes {
 		if !documents.IsDocumentType(code) {

@@ -33,6 +33,11 @@ func TestInputValidate(t *testing.T) {
 		{"fee summary missing", func(in *Input) { in.FeeSummary = "" }, FieldFeeSummary},
 		{"fee summary too long", func(in *Input) { in.FeeSummary = strings.Repeat("x", 301) }, FieldFeeSummary},
 		{"description too long", func(in *Input) { in.Description = strings.Repeat("x", 2001) }, FieldDescription},
+		{"admin note too long", func(in *Input) { in.AdminNote = strings.Repeat("x", 2001) }, FieldAdminNote},
+		{"description of lines", func(in *Input) { in.Description = "Interchange plus.\nNo monthly fee." }, ""},
+		{"name of two lines", func(in *Input) { in.Name = "Interchange\nplus" }, FieldName},
+		{"fee summary with a NUL byte", func(in *Input) { in.FeeSummary = "2.9%\x00" }, FieldFeeSummary},
+		{"device unanswered", func(in *Input) { in.DeviceUnanswered = true }, FieldDevicePurchased},
 		{"known documents", func(in *Input) { in.RequiredDocumentTypes = []string{"photo_id", "voided_check"} }, ""},
 		{"unknown document", func(in *Input) { in.RequiredDocumentTypes = []string{"photo_id", "passport"} }, FieldRequiredDocuments},
 	}

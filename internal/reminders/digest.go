@@ -93,67 +93,21 @@ func (s *Service) sendDigest(ctx context.Context, set Setting, r rep, week time.
 	listing.IntervalDays = 0
 	var listed int
 	err := s.d.Apps.InTx(ctx, func(tx pgx.Tx) error {
-		var claimed bool
-		err := tx.QueryRow(ctx, `INSERT INTO reminder_digests (user_id, week, sent_at) VALUES ($1, $2, $3)
-			ON CONFLICT DO NOTHING RETURNING true`, r.ID, week, now).Scan(&claimed)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
+		claimed, err := claimWeek(ctx, tx, r.ID, week, now)
+		if err != nil || !claimed {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("claim weekly digest: %w", err)
-		}
-		list, err := findDue(ctx, tx, listing, now, r.ID, uuid.Nil)
+		dg, err := s.listDue(ctx, tx, listing, r.ID, loc, now)
 		if err != nil {
 			return err
 		}
-		var items []mail.DigestDraft
-		var rowIDs []int64
-		var apps []listedDraft
-		for _, d := range list {
-			if ok, err := stillDue(ctx, tx, KindStaleDrafts, d.AppID, d.Episode); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
-			}
-			rowID, won, err := claim(ctx, tx, KindStaleDrafts, d.AppID, d.Episode, d.Sent+1, now)
-			if err != nil {
-				return err
-			}
-			if !won {
-				continue
-			}
-			a, err := s.d.Apps.Get(ctx, tx, d.AppID)
-			if err != nil {
-				return err
-			}
-			items = append(items, mail.DigestDraft{Name: merchantName(a, loc), LastChanged: a.UpdatedAt.In(loc).Format("2006-01-02"), Link: s.link(applications.Path(a.ID))})
-			rowIDs = append(rowIDs, rowID)
-			apps = append(apps, listedDraft{a, d.Sent + 1})
-		}
-		if len(items) == 0 {
+		if len(dg.items) == 0 {
 			return errNothingToList
 		}
-		content, err := mail.DigestEmail(mail.DigestData{ResellerName: s.d.ResellerName, RepName: r.Name, StaleDays: set.AfterDays, Drafts: items})
-		if err != nil {
+		if err := s.queueDigest(ctx, tx, set, r, week, dg, now); err != nil {
 			return err
 		}
-		msg, err := s.d.Outbox.Enqueue(ctx, tx, mail.Message{Kind: mail.KindDigest, To: r.Email, ToName: r.Name, Content: content})
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE reminder_digests SET message_id = $3 WHERE user_id = $1 AND week = $2`, r.ID, week, msg.ID); err != nil {
-			return fmt.Errorf("record weekly digest: %w", err)
-		}
-		if err := setMessage(ctx, tx, rowIDs, msg.ID); err != nil {
-			return err
-		}
-		for _, l := range apps {
-			if err := recordSent(ctx, tx, l.app.ID, KindStaleDrafts, l.number, msg.ID, now); err != nil {
-				return err
-			}
-		}
-		listed = len(items)
+		listed = len(dg.items)
 		return nil
 	})
 	if errors.Is(err, errNothingToList) {
@@ -168,6 +122,87 @@ func (s *Service) sendDigest(ctx context.Context, set Setting, r rep, week time.
 type listedDraft struct {
 	app    *models.Application
 	number int
+}
+
+// digest is what one rep's weekly digest lists: each draft's line, the
+// reminder row claimed for it, and the draft with its reminder number.
+type digest struct {
+	items  []mail.DigestDraft
+	rowIDs []int64
+	apps   []listedDraft
+}
+
+// claimWeek claims the (rep, week) row; false when it was claimed before.
+func claimWeek(ctx context.Context, tx pgx.Tx, userID uuid.UUID, week, now time.Time) (bool, error) {
+	var claimed bool
+	err := tx.QueryRow(ctx, `INSERT INTO reminder_digests (user_id, week, sent_at) VALUES ($1, $2, $3)
+		ON CONFLICT DO NOTHING RETURNING true`, userID, week, now).Scan(&claimed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("claim weekly digest: %w", err)
+	}
+	return true, nil
+}
+
+// listDue claims the reminder of each of the rep's stale drafts still due,
+// skipping those another run claimed first.
+func (s *Service) listDue(ctx context.Context, tx pgx.Tx, listing Setting, userID uuid.UUID, loc *time.Location, now time.Time) (digest, error) {
+	var dg digest
+	list, err := findDue(ctx, tx, listing, now, userID, uuid.Nil)
+	if err != nil {
+		return dg, err
+	}
+	for _, d := range list {
+		ok, err := stillDue(ctx, tx, KindStaleDrafts, d.AppID, d.Episode)
+		if err != nil {
+			return dg, err
+		}
+		if !ok {
+			continue
+		}
+		rowID, won, err := claim(ctx, tx, KindStaleDrafts, d.AppID, d.Episode, d.Sent+1, now)
+		if err != nil {
+			return dg, err
+		}
+		if !won {
+			continue
+		}
+		a, err := s.d.Apps.Get(ctx, tx, d.AppID)
+		if err != nil {
+			return dg, err
+		}
+		dg.items = append(dg.items, mail.DigestDraft{Name: merchantName(a, loc), LastChanged: a.UpdatedAt.In(loc).Format("2006-01-02"), Link: s.link(applications.Path(a.ID))})
+		dg.rowIDs = append(dg.rowIDs, rowID)
+		dg.apps = append(dg.apps, listedDraft{a, d.Sent + 1})
+	}
+	return dg, nil
+}
+
+// queueDigest queues the digest's e-mail in the outbox and records it on
+// the week's row, on each draft's reminder and in each draft's history.
+func (s *Service) queueDigest(ctx context.Context, tx pgx.Tx, set Setting, r rep, week time.Time, dg digest, now time.Time) error {
+	content, err := mail.DigestEmail(mail.DigestData{ResellerName: s.d.ResellerName, RepName: r.Name, StaleDays: set.AfterDays, Drafts: dg.items})
+	if err != nil {
+		return err
+	}
+	msg, err := s.d.Outbox.Enqueue(ctx, tx, mail.Message{Kind: mail.KindDigest, To: r.Email, ToName: r.Name, Content: content})
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE reminder_digests SET message_id = $3 WHERE user_id = $1 AND week = $2`, r.ID, week, msg.ID); err != nil {
+		return fmt.Errorf("record weekly digest: %w", err)
+	}
+	if err := setMessage(ctx, tx, dg.rowIDs, msg.ID); err != nil {
+		return err
+	}
+	for _, l := range dg.apps {
+		if err := recordSent(ctx, tx, l.app.ID, KindStaleDrafts, l.number, msg.ID, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // location is a user's time zone, or UTC when unset or unknown.

@@ -85,34 +85,13 @@ func (a *Access) mayLaunch(kind Kind, amount int64, loc Location) error {
 		return apperr.New(apperr.KindConflict, "This merchant is suspended: nothing can be launched on its terminals until an admin lifts the suspension.")
 	}
 	if a.Staff {
-		switch {
-		case kind == KindSaveCard:
-			return nil
-		case kind == KindSale && loc.TestMode && amount <= StaffTestLimitCents:
-			return nil
-		case kind == KindSale && !loc.TestMode:
-			return errForbidden("Installers run sales only on locations in test mode.")
-		case kind == KindSale:
-			return errForbidden("Installers run test amounts only: at most 1.00.")
-		}
-		return errForbidden("Installers may run save card and test amounts only; the merchant's own staff run " + kind.Label() + ".")
+		return installerMayLaunch(kind, amount, loc)
 	}
 	if !a.UseTerminals {
 		return errForbidden("You do not have the right to use this merchant's terminals.")
 	}
-	switch kind {
-	case KindReturn:
-		if !a.Refund {
-			return errForbidden("Returns need the refund right.")
-		}
-	case KindVoid:
-		if !a.Void {
-			return errForbidden("Voids need the void right.")
-		}
-	case KindTip:
-		if !a.Adjust {
-			return errForbidden("Adding a tip needs the capture and adjust right.")
-		}
+	if need, ok := moneyRights[kind]; ok && !need.held(a) {
+		return errForbidden(need.refusal)
 	}
 	return nil
 }
@@ -126,6 +105,33 @@ func (a *Access) mayTry(kind Kind) error {
 		kind = KindSale // the kind anyone who may launch anything may try
 	}
 	return a.mayLaunch(kind, 1, Location{TestMode: true})
+}
+
+// installerMayLaunch checks a launch by the reseller's people, who install
+// terminals: save card, and sales of test amounts on test locations.
+func installerMayLaunch(kind Kind, amount int64, loc Location) error {
+	switch {
+	case kind == KindSaveCard:
+		return nil
+	case kind == KindSale && loc.TestMode && amount <= StaffTestLimitCents:
+		return nil
+	case kind == KindSale && !loc.TestMode:
+		return errForbidden("Installers run sales only on locations in test mode.")
+	case kind == KindSale:
+		return errForbidden("Installers run test amounts only: at most 1.00.")
+	}
+	return errForbidden("Installers may run save card and test amounts only; the merchant's own staff run " + kind.Label() + ".")
+}
+
+// moneyRights are the kinds a merchant user launches only with a right beyond
+// using the terminals: the right that moves that money, and the refusal's words.
+var moneyRights = map[Kind]struct {
+	held    func(a *Access) bool
+	refusal string
+}{
+	KindReturn: {func(a *Access) bool { return a.Refund }, "Returns need the refund right."},
+	KindVoid:   {func(a *Access) bool { return a.Void }, "Voids need the void right."},
+	KindTip:    {func(a *Access) bool { return a.Adjust }, "Adding a tip needs the capture and adjust right."},
 }
 
 // CanLaunch reports whether a may launch at least something.

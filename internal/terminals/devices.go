@@ -49,16 +49,8 @@ func (s *Service) Devices(ctx context.Context, u *models.User, merchantID uuid.U
 	if err != nil {
 		return nil, err
 	}
-	configs, err := s.store.Configs(ctx, merchantID)
+	configs, err := s.configsDownloaded(ctx, acc.Merchant)
 	if err != nil {
-		return nil, err
-	}
-	for _, loc := range acc.Merchant.Locations {
-		if _, ok := configs[loc.ID]; !ok && s.configured() == nil {
-			_ = s.download(ctx, nil, merchantID, loc) // a failure is recorded and shown
-		}
-	}
-	if configs, err = s.store.Configs(ctx, merchantID); err != nil {
 		return nil, err
 	}
 	devices, err := s.store.Devices(ctx, merchantID)
@@ -73,32 +65,57 @@ func (s *Service) Devices(ctx context.Context, u *models.User, merchantID uuid.U
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock.Now()
-	v := &DevicesView{Access: acc, Recent: recent, Now: now}
+	v := &DevicesView{Access: acc, Recent: recent, Now: s.clock.Now()}
 	for _, loc := range acc.Merchant.Locations {
 		lv := LocationView{ID: loc.ID, Name: loc.Name, TestMode: loc.TestMode, Config: configs[loc.ID]}
 		for _, d := range devices {
-			if d.LocationID != loc.ID {
-				continue
+			if d.LocationID == loc.ID {
+				lv.Devices = append(lv.Devices, deviceView(acc, loc, lv.Config, d, open, v.Now))
 			}
-			dv := DeviceView{Device: d, Health: HealthOf(d, lv.Config, now)}
-			for _, l := range open {
-				if l.LocationID == d.LocationID && l.DeviceName == d.DeviceName {
-					dv.Open = l
-				}
-			}
-			if d.RemovedAt == nil {
-				for _, k := range []Kind{KindSale, KindTokenSale, KindReturn, KindSaveCard} {
-					if acc.Offers(k, loc.TestMode) {
-						dv.Kinds = append(dv.Kinds, k)
-					}
-				}
-			}
-			lv.Devices = append(lv.Devices, dv)
 		}
 		v.Locations = append(v.Locations, lv)
 	}
 	return v, nil
+}
+
+// configsDownloaded returns the merchant's location configurations, downloading
+// first those never downloaded (a failure is recorded and shown).
+func (s *Service) configsDownloaded(ctx context.Context, m *Merchant) (map[string]*Config, error) {
+	configs, err := s.store.Configs(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	missing := false
+	for _, loc := range m.Locations {
+		if _, ok := configs[loc.ID]; !ok && s.configured() == nil {
+			_ = s.download(ctx, nil, m.ID, loc) // a failure is recorded and shown
+			missing = true
+		}
+	}
+	if !missing {
+		return configs, nil
+	}
+	return s.store.Configs(ctx, m.ID)
+}
+
+// deviceView is a device of loc with its badge, the launch holding it and,
+// unless it was removed, what the viewer may launch on it.
+func deviceView(acc *Access, loc Location, cfg *Config, d *Device, open []*Launch, now time.Time) DeviceView {
+	dv := DeviceView{Device: d, Health: HealthOf(d, cfg, now)}
+	for _, l := range open {
+		if l.LocationID == d.LocationID && l.DeviceName == d.DeviceName {
+			dv.Open = l
+		}
+	}
+	if d.RemovedAt != nil {
+		return dv
+	}
+	for _, k := range []Kind{KindSale, KindTokenSale, KindReturn, KindSaveCard} {
+		if acc.Offers(k, loc.TestMode) {
+			dv.Kinds = append(dv.Kinds, k)
+		}
+	}
+	return dv
 }
 
 // Refresh downloads a location's configuration on a person's request and

@@ -38,3 +38,14 @@ func LaunchRules() map[Kind]KindRule {
 func RunsOn(kind Kind, locID, device string, sale *Launch) (string, string) {
 	return launchRules[kind].runs.where(locID, device, sale)
 }
+
+// MayLaunch is Access.mayLaunch, for the table of who may launch what.
+func MayLaunch(a *Access, kind Kind, amountCents int64, loc Location) error {
+	return a.mayLaunch(kind, amountCents, loc)
+}
+
+// OriginalProblem is what a launch of kind finds wrong with the approved launch
+// o it acts on, given the launches acting on o ("" when nothing).
+func OriginalProblem(kind Kind, o *Launch, acting []*Launch) string {
+	return originalProblem(kind, o, voidOf(acting))
+}

@@ -57,33 +57,66 @@ func (s *Service) Page(ctx context.Context, u *models.User, merchantID, id uuid.
 		return nil, err
 	}
 	v := &LaunchView{Access: acc, Launch: l, ResendToken: uuid.New(), Now: s.clock.Now()}
-	if l.OriginalID != nil {
-		if v.Original, err = s.store.Launch(ctx, nil, *l.OriginalID); err != nil {
-			return nil, err
-		}
+	if err := s.related(ctx, v); err != nil {
+		return nil, err
 	}
-	if l.ResendOf != nil {
-		if v.ResendOf, err = s.store.Launch(ctx, nil, *l.ResendOf); err != nil {
-			return nil, err
-		}
+	loc, _ := acc.Merchant.Location(l.LocationID)
+	v.CurrentTotal = currentTotal(l, v.Acting)
+	v.offerNextSteps(loc)
+	return v, nil
+}
+
+// related loads the launches a launch's page names: its original, the launch it
+// sent again, the voids and tips acting on it, and the launch that sent it again.
+func (s *Service) related(ctx context.Context, v *LaunchView) error {
+	l := v.Launch
+	var err error
+	if v.Original, err = s.optionalLaunch(ctx, l.OriginalID); err != nil {
+		return err
+	}
+	if v.ResendOf, err = s.optionalLaunch(ctx, l.ResendOf); err != nil {
+		return err
 	}
 	if v.Acting, err = s.store.ActingOn(ctx, nil, l.ID); err != nil {
-		return nil, err
+		return err
 	}
 	if l.State == StateResent {
 		v.ResentAs, _ = s.store.ResendOfLaunch(ctx, l.ID)
 	}
-	loc, _ := acc.Merchant.Location(l.LocationID)
-	v.CurrentTotal = currentTotal(l, v.Acting)
+	return nil
+}
+
+// optionalLaunch loads the launch id names, if it names one.
+func (s *Service) optionalLaunch(ctx context.Context, id *uuid.UUID) (*Launch, error) {
+	if id == nil {
+		return nil, nil
+	}
+	return s.store.Launch(ctx, nil, *id)
+}
+
+// offerNextSteps says what the viewer may do next with the launch, run at loc:
+// what its state allows, if their rights allow it too.
+func (v *LaunchView) offerNextSteps(loc Location) {
+	l, acc := v.Launch, v.Access
+	tip, void, saleWithCard := nextSteps(l, v.Acting)
+	v.CanTip = tip && acc.mayLaunch(KindTip, 1, loc) == nil
+	v.CanVoid = void && acc.mayLaunch(KindVoid, 1, loc) == nil
+	v.CanSaleWithCard = saleWithCard && acc.mayLaunch(KindTokenSale, 1, loc) == nil
+	unknown := l.State == StateUnknown
+	v.CanConfirm = unknown && (acc.Staff || acc.UseTerminals)
+	v.CanResend = unknown && acc.mayLaunch(l.Kind, l.Amount(), loc) == nil
+}
+
+// nextSteps says what an approved launch allows next by its state alone: a tip
+// and a void on a sale not voided yet (a void on a return too), a sale with a
+// saved card.
+func nextSteps(l *Launch, acting []*Launch) (tip, void, saleWithCard bool) {
+	if l.State != StateApproved || l.UniqueTransID == nil {
+		return false, false, false
+	}
 	sale := (l.Kind == KindSale || l.Kind == KindTokenSale) && !l.Duplicate
-	approved := l.State == StateApproved && l.UniqueTransID != nil
-	voided := voidOf(v.Acting) != nil
-	v.CanTip = approved && sale && !voided && acc.mayLaunch(KindTip, 1, loc) == nil
-	v.CanVoid = approved && (sale || l.Kind == KindReturn) && !voided && acc.mayLaunch(KindVoid, 1, loc) == nil
-	v.CanSaleWithCard = approved && l.Kind == KindSaveCard && acc.mayLaunch(KindTokenSale, 1, loc) == nil
-	v.CanConfirm = l.State == StateUnknown && (acc.Staff || acc.UseTerminals)
-	v.CanResend = l.State == StateUnknown && acc.mayLaunch(l.Kind, l.Amount(), loc) == nil
-	return v, nil
+	open := voidOf(acting) == nil
+	return sale && open, (sale || l.Kind == KindReturn) && open, l.Kind == KindSaveCard
 }
 
 // FormView is the launch form of one kind on one device.
@@ -127,30 +160,63 @@ func (s *Service) Form(ctx context.Context, u *models.User, merchantID uuid.UUID
 	if req.FormToken == "" {
 		v.Request.FormToken = uuid.New().String()
 	}
-	if id, ok := parseID(req.Original); ok && id != nil {
-		if o, err := s.store.MerchantLaunch(ctx, merchantID, *id); err == nil {
-			v.Original = o
-			if kind == KindTip || (kind == KindVoid && req.Device == "") {
-				v.Request.LocationID, v.Request.Device = o.LocationID, o.DeviceName
-			}
-			acting, err := s.store.ActingOn(ctx, nil, o.ID)
-			if err != nil {
-				return nil, err
-			}
-			v.CurrentTotal = currentTotal(o, acting)
-		}
+	if err := s.formOriginal(ctx, merchantID, v); err != nil {
+		return nil, err
 	}
 	loc, ok := acc.Merchant.Location(v.Request.LocationID)
 	if !ok {
 		return nil, models.ErrNotFound
 	}
 	v.Location = Location{ID: loc.ID, Name: loc.Name, TestMode: loc.TestMode}
-	all, err := s.store.Devices(ctx, merchantID)
-	if err != nil {
+	if err := s.formDevices(ctx, merchantID, v); err != nil {
 		return nil, err
 	}
+	if !acc.Offers(kind, loc.TestMode) {
+		return nil, acc.mayLaunch(kind, 1, loc)
+	}
+	if err := s.formChoices(ctx, merchantID, v); err != nil {
+		return nil, err
+	}
+	if v.Request.Cashier == "" {
+		v.Request.Cashier = truncate(u.DisplayName(), maxCashier)
+	}
+	return v, nil
+}
+
+// formOriginal loads the sale the form acts on, if it names one of the
+// merchant's launches (another is not shown; checking the launch words that),
+// with its total. A tip runs on its sale's device, and so does a void unless the
+// form moved it to another.
+func (s *Service) formOriginal(ctx context.Context, merchantID uuid.UUID, v *FormView) error {
+	id, ok := parseID(v.Request.Original)
+	if !ok || id == nil {
+		return nil
+	}
+	o, err := s.store.MerchantLaunch(ctx, merchantID, *id)
+	if err != nil {
+		return nil
+	}
+	v.Original = o
+	if v.Kind == KindTip || (v.Kind == KindVoid && v.Request.Device == "") {
+		v.Request.LocationID, v.Request.Device = o.LocationID, o.DeviceName
+	}
+	acting, err := s.store.ActingOn(ctx, nil, o.ID)
+	if err != nil {
+		return err
+	}
+	v.CurrentTotal = currentTotal(o, acting)
+	return nil
+}
+
+// formDevices lists the location's devices in use and finds the form's among
+// them; a device the location does not have (or no more) is not found.
+func (s *Service) formDevices(ctx context.Context, merchantID uuid.UUID, v *FormView) error {
+	all, err := s.store.Devices(ctx, merchantID)
+	if err != nil {
+		return err
+	}
 	for _, d := range all {
-		if d.LocationID == loc.ID && d.RemovedAt == nil {
+		if d.LocationID == v.Location.ID && d.RemovedAt == nil {
 			v.Devices = append(v.Devices, d)
 			if d.DeviceName == v.Request.Device {
 				v.Device = d
@@ -158,20 +224,23 @@ func (s *Service) Form(ctx context.Context, u *models.User, merchantID uuid.UUID
 		}
 	}
 	if v.Device == nil {
-		return nil, models.ErrNotFound
+		return models.ErrNotFound
 	}
-	if !acc.Offers(kind, loc.TestMode) {
-		return nil, acc.mayLaunch(kind, 1, loc)
-	}
-	switch kind {
+	return nil
+}
+
+// formChoices loads what the form chooses from: the saved cards a token sale may
+// charge, the sales a return may be linked to (those with something left to
+// refund).
+func (s *Service) formChoices(ctx context.Context, merchantID uuid.UUID, v *FormView) error {
+	var err error
+	switch v.Kind {
 	case KindTokenSale:
-		if v.SavedCards, err = s.store.SavedCards(ctx, merchantID); err != nil {
-			return nil, err
-		}
+		v.SavedCards, err = s.store.SavedCards(ctx, merchantID)
 	case KindReturn:
-		page, err := s.ledger.List(ctx, nil, payments.Filter{MerchantID: merchantID, Kind: payments.KindSale, Limit: 50})
-		if err != nil {
-			return nil, err
+		var page *payments.Page
+		if page, err = s.ledger.List(ctx, nil, payments.Filter{MerchantID: merchantID, Kind: payments.KindSale, Limit: 50}); err != nil {
+			return err
 		}
 		for _, t := range page.Transactions {
 			if t.RefundableCents() > 0 {
@@ -179,10 +248,7 @@ func (s *Service) Form(ctx context.Context, u *models.User, merchantID uuid.UUID
 			}
 		}
 	}
-	if v.Request.Cashier == "" {
-		v.Request.Cashier = truncate(u.DisplayName(), maxCashier)
-	}
-	return v, nil
+	return err
 }
 
 // SaleLabel describes a sale a return may be linked to.

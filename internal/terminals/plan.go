@@ -97,13 +97,7 @@ func planReturn(l *Launch, req LaunchRequest, errs apperr.FieldErrors) {
 func (s *Service) original(ctx context.Context, merchantID uuid.UUID, kind Kind, raw string) (*Launch, string) {
 	id, ok := parseID(raw)
 	if !ok || id == nil {
-		switch kind {
-		case KindTokenSale:
-			return nil, "Choose a saved card."
-		case KindTip:
-			return nil, "Choose the sale to add the tip to."
-		}
-		return nil, "Choose the transaction to void."
+		return nil, originalMissing(kind)
 	}
 	o, err := s.store.MerchantLaunch(ctx, merchantID, *id)
 	if err != nil {
@@ -116,33 +110,59 @@ func (s *Service) original(ctx context.Context, merchantID uuid.UUID, kind Kind,
 	if err != nil {
 		return o, "That transaction could not be checked; try again."
 	}
-	voided := voidOf(acting)
+	return o, originalProblem(kind, o, voidOf(acting))
+}
+
+// originalMissing is what a kind asks for when the form names no original.
+func originalMissing(kind Kind) string {
 	switch kind {
 	case KindTokenSale:
-		if o.Kind != KindSaveCard {
-			return o, "Choose a saved card."
-		}
+		return "Choose a saved card."
 	case KindTip:
-		switch {
-		case o.Kind != KindSale && o.Kind != KindTokenSale:
-			return o, "A tip is added to a sale: choose the original sale, never a tip."
-		case o.Duplicate:
-			return o, "This answer repeated an earlier approval: add the tip to that original sale."
-		case voided != nil:
-			return o, "This sale was voided."
-		}
-	case KindVoid:
-		switch {
-		case o.Kind != KindSale && o.Kind != KindTokenSale && o.Kind != KindReturn:
-			return o, "Only a sale or a return can be voided; to undo a tip, void its sale."
-		case voided != nil && voided.State == StateApproved:
-			return o, "This transaction was voided already."
-		case voided != nil:
-			return o, "A void of this transaction is under way."
+		return "Choose the sale to add the tip to."
+	}
+	return "Choose the transaction to void."
+}
+
+// originalRule is one thing a kind asks of the approved launch it acts on (o,
+// and voided, the void of it approved or on its way, if any): when refuses
+// holds, problem says why.
+type originalRule struct {
+	refuses func(o, voided *Launch) bool
+	problem string
+}
+
+// originalRules is the decision table of what each kind asks of its original,
+// in order: the first rule that refuses names the problem.
+var originalRules = map[Kind][]originalRule{
+	KindTokenSale: {
+		{func(o, _ *Launch) bool { return o.Kind != KindSaveCard }, "Choose a saved card."},
+	},
+	KindTip: {
+		{func(o, _ *Launch) bool { return !o.Kind.isSale() }, "A tip is added to a sale: choose the original sale, never a tip."},
+		{func(o, _ *Launch) bool { return o.Duplicate }, "This answer repeated an earlier approval: add the tip to that original sale."},
+		{func(_, voided *Launch) bool { return voided != nil }, "This sale was voided."},
+	},
+	KindVoid: {
+		{func(o, _ *Launch) bool { return !o.Kind.isSale() && o.Kind != KindReturn },
+			"Only a sale or a return can be voided; to undo a tip, void its sale."},
+		{func(_, voided *Launch) bool { return voided != nil && voided.State == StateApproved }, "This transaction was voided already."},
+		{func(_, voided *Launch) bool { return voided != nil }, "A void of this transaction is under way."},
+	},
+}
+
+// originalProblem applies kind's rules to its original o ("" when none refuses).
+func originalProblem(kind Kind, o, voided *Launch) string {
+	for _, r := range originalRules[kind] {
+		if r.refuses(o, voided) {
+			return r.problem
 		}
 	}
-	return o, ""
+	return ""
 }
+
+// isSale reports a sale, keyed or charged to a saved card.
+func (k Kind) isSale() bool { return k == KindSale || k == KindTokenSale }
 
 // voidOf returns the approved or open void among the launches acting on a
 // transaction, or nil.

@@ -100,7 +100,7 @@ func (p *portal) member(t *testing.T, email string, perms ...merchants.Permissio
 		t.Fatal(err)
 	}
 	// The person follows the e-mailed link and chooses a password.
-	token, _, err := p.env.App.Auth.ReInvite(ctx, p.admin, res.User)
+	token, _, err := p.env.App.Auth.ReInvite(ctx, p.admin, res.User, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

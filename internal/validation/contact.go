@@ -85,7 +85,12 @@ func IsWebsite(s string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Opaque != "" {
 		return false
 	}
-	host := strings.ToLower(u.Hostname())
+	return isPublicHostName(strings.ToLower(u.Hostname()))
+}
+
+// isPublicHostName reports whether host is a name of two or more labels
+// ending in a top-level domain of letters (so not an IP address).
+func isPublicHostName(host string) bool {
 	labels := strings.Split(host, ".")
 	if len(labels) < 2 {
 		return false
@@ -96,13 +101,5 @@ func IsWebsite(s string) bool {
 		}
 	}
 	tld := labels[len(labels)-1]
-	if len(tld) < 2 {
-		return false
-	}
-	for _, r := range tld {
-		if r < 'a' || r > 'z' {
-			return false
-		}
-	}
-	return true
+	return len(tld) >= 2 && strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == ""
 }

@@ -132,6 +132,7 @@ func TestWebsite(t *testing.T) {
 		{"https://user:pw@example.com", false}, {"mailto:a@example.com", false},
 		{"javascript:alert(1)", false}, {"exa mple.com", false}, {"https://example.c0m", false},
 		{"https://-bad.com", false}, {"", false},
+		{"https://192.168.1.10", false}, {"example.c", false}, {"HTTPS://Shop.Example.COM", true},
 	})
 }
 

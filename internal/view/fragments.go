@@ -72,29 +72,12 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 		return append(b, 'n'), nil
 	}
 	if v.Type() == timeType {
-		if !v.CanInterface() {
-			return b, fmt.Errorf("view: a cached fragment's dot holds a time in an unexported field")
-		}
-		t, _ := v.Interface().(time.Time)
-		_, offset := t.Zone()
-		b = append(b, 't')
-		b = binary.AppendVarint(b, t.UnixNano())
-		return binary.AppendVarint(b, int64(offset)), nil
+		return appendTime(b, v)
+	}
+	if scalar, ok := appendScalar(b, v); ok {
+		return scalar, nil
 	}
 	switch v.Kind() {
-	case reflect.String:
-		return appendString(append(b, 's'), v.String()), nil
-	case reflect.Bool:
-		if v.Bool() {
-			return append(b, 'T'), nil
-		}
-		return append(b, 'F'), nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(append(b, 'i'), v.Int()), nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return binary.AppendUvarint(append(b, 'u'), v.Uint()), nil
-	case reflect.Float32, reflect.Float64:
-		return binary.AppendUvarint(append(b, 'f'), math.Float64bits(v.Float())), nil
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return append(b, 'n'), nil
@@ -104,25 +87,56 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			return append(b, 'n'), nil
 		}
-		b = binary.AppendUvarint(append(b, 'a'), uint64(v.Len()))
-		var err error
-		for i := range v.Len() {
-			if b, err = appendValue(b, v.Index(i)); err != nil {
-				return b, err
-			}
-		}
-		return b, nil
+		return appendEach(binary.AppendUvarint(append(b, 'a'), uint64(v.Len())), v.Len(), v.Index)
 	case reflect.Struct:
-		b = binary.AppendUvarint(append(b, '{'), uint64(v.NumField()))
-		var err error
-		for i := range v.NumField() {
-			if b, err = appendValue(b, v.Field(i)); err != nil {
-				return b, err
-			}
-		}
-		return b, nil
+		return appendEach(binary.AppendUvarint(append(b, '{'), uint64(v.NumField())), v.NumField(), v.Field)
 	}
 	return b, fmt.Errorf("view: a cached fragment's dot holds a %s, which cannot be part of its key", v.Type())
+}
+
+// appendTime encodes a time by its instant and its zone's offset: the same
+// instant shown in another zone renders differently.
+func appendTime(b []byte, v reflect.Value) ([]byte, error) {
+	if !v.CanInterface() {
+		return b, fmt.Errorf("view: a cached fragment's dot holds a time in an unexported field")
+	}
+	t, _ := v.Interface().(time.Time)
+	_, offset := t.Zone()
+	b = append(b, 't')
+	b = binary.AppendVarint(b, t.UnixNano())
+	return binary.AppendVarint(b, int64(offset)), nil
+}
+
+// appendScalar encodes a string, a boolean or a number; ok is false for
+// any other kind.
+func appendScalar(b []byte, v reflect.Value) (_ []byte, ok bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return appendString(append(b, 's'), v.String()), true
+	case reflect.Bool:
+		if v.Bool() {
+			return append(b, 'T'), true
+		}
+		return append(b, 'F'), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return binary.AppendVarint(append(b, 'i'), v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return binary.AppendUvarint(append(b, 'u'), v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return binary.AppendUvarint(append(b, 'f'), math.Float64bits(v.Float())), true
+	}
+	return b, false
+}
+
+// appendEach encodes the n elements or fields that at returns, in order.
+func appendEach(b []byte, n int, at func(int) reflect.Value) ([]byte, error) {
+	var err error
+	for i := range n {
+		if b, err = appendValue(b, at(i)); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 func appendString(b []byte, s string) []byte {

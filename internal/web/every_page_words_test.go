@@ -26,7 +26,9 @@ const (
 // zoneLabel), a time shown in another zone (UTC, a zone's abbreviation, an
 // ISO timestamp, the renderer's raw mark), a Go duration ("10m0s"), or a raw
 // code ("document_added"). Code, pre, kbd and samp elements may show codes
-// (the times in them, an e-mail's text, are checked all the same).
+// (the times in them, an e-mail's text, are checked all the same), and an
+// element marked data-verbatim shows bytes sent to a machine as they were
+// sent (a webhook's body), whose times are the wire's UTC.
 const wordsScript = `(function(doc, offsetMinutes, zoneLabel, checkTimes){
 	var out = [];
 	function pad(n) { return (n < 10 ? "0" : "") + n; }
@@ -52,6 +54,7 @@ const wordsScript = `(function(doc, offsetMinutes, zoneLabel, checkTimes){
 	for (var n = walker.nextNode(); n; n = walker.nextNode()) {
 		var parent = n.parentElement;
 		if (parent && parent.closest("script, style, template, noscript")) continue;
+		if (parent && parent.closest("[data-verbatim]")) continue;
 		texts.push(n.nodeValue);
 		if (!parent || !parent.closest("code, pre, kbd, samp")) prose.push(n.nodeValue);
 	}

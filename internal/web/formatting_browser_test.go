@@ -269,12 +269,24 @@ func cardKeptOutOfMarkup(t *testing.T, ctx context.Context) {
 	}
 }
 
-// saveSection presses the section's save button and waits for its status.
+// saveSection presses the section's save button and waits for the status its
+// answer shows. An autosave of a value typed on the way (moving from field to
+// field is a change) may still be answering when the button is pressed: its
+// status speaks of that value, so only the answer to the press is read.
 func saveSection(t *testing.T, ctx context.Context, step string) {
 	t.Helper()
 	section := "#section-" + step
+	listen := fmt.Sprintf(`(function(){ window.savePressed = false;
+		document.addEventListener("htmx:afterSettle", function settled(e){
+			var c = e.detail.requestConfig;
+			if (!c || !c.triggeringEvent || c.triggeringEvent.type !== "submit" || !e.detail.elt.closest(%q)) return;
+			window.savePressed = true; document.removeEventListener("htmx:afterSettle", settled); });
+		return true; })()`, section)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](listen)); err != nil {
+		t.Fatal(err)
+	}
 	do(t, ctx, "save "+step, chromedp.Click(chromedp.CSS(section+" .save-bar button[type=submit]")))
-	status, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(`(function(){ var s = document.querySelector(%q); return s && /^(Saved|Not saved)/.test(s.textContent.trim()) ? s.textContent.trim() : ""; })()`,
+	status, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(`(function(){ var s = document.querySelector(%q); return window.savePressed && s && /^(Saved|Not saved)/.test(s.textContent.trim()) ? s.textContent.trim() : ""; })()`,
 		section+" [data-save-status]"), chromedp.WithPollingTimeout(20*time.Second)))
 	if err != nil {
 		t.Fatalf("%s: no save status: %v", step, err)

@@ -57,7 +57,7 @@ func TestRightsAreCheckedBeforeTheForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := env.App.Auth.ReInvite(ctx, admin, res.User)
+	token, _, err := env.App.Auth.ReInvite(ctx, admin, res.User, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

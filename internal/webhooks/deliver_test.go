@@ -2,6 +2,7 @@ package webhooks_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -118,9 +119,11 @@ func TestRotationAndSendAgain(t *testing.T) {
 	if again := rcv.requests()[1]; again.Header.Get("webhook-id") != first.Header.Get("webhook-id") || string(again.Body) != string(first.Body) {
 		t.Fatalf("sent again with another id or body")
 	}
-	if d := f.delivery(t, ep.ID); d.Attempts != 2 || d.Status != webhooks.StatusDelivered {
-		t.Fatalf("after sending again: %+v", d)
-	}
+	// The receiver answers before the worker records its answer: wait for the record.
+	testutil.Eventually(t, 20*time.Second, "the second attempt recorded", func() (bool, string) {
+		d := f.delivery(t, ep.ID)
+		return d.Attempts == 2 && d.Status == webhooks.StatusDelivered, fmt.Sprintf("%+v", d)
+	})
 
 	f.clock.Advance(webhooks.RotationOverlap + time.Minute)
 	f.boarded(t)

@@ -210,7 +210,7 @@ func TestAMerchantUserGets404OnEveryApplicationRoute(t *testing.T) {
 	w := newWorkspace(t)
 	id, owner := fillPersonalData(t, w)
 	_, version := show(t, w.repC, id)
-	_, token, _, err := w.env.App.Auth.InviteMerchantUser(t.Context(), w.admin, "clerk@merchant.example", "Clerk")
+	_, token, _, err := w.env.App.Auth.InviteMerchantUser(t.Context(), w.admin, "clerk@merchant.example", "Clerk", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

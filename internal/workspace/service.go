@@ -193,64 +193,6 @@ func (p PricingOptions) CurrentRetired() bool { return p.Current != nil && !p.Cu
 // historyLimit bounds the audit rows shown on the page; autosave can record many.
 const historyLimit = 300
 
-// Workspace gathers what the page of rec shows beside the form, for u.
-func (s *Service) Workspace(ctx context.Context, u *models.User, rec *applications.Record) (*Workspace, error) {
-	w := &Workspace{}
-	var err error
-	if w.Pricing, err = s.PricingOptions(ctx, rec.App); err != nil {
-		return nil, err
-	}
-	if w.Checklist, err = s.checklist(ctx, rec, w.Pricing.Current); err != nil {
-		return nil, err
-	}
-	if w.History, err = s.history(ctx, rec.App.ID); err != nil {
-		return nil, err
-	}
-	types, err := s.docs.UploadedTypes(ctx, rec.App.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range types {
-		label := s.titles[t]
-		if label == "" {
-			label = t
-		}
-		w.Documents = append(w.Documents, label)
-	}
-	if w.Owner, err = s.store.User(ctx, nil, rec.App.OwnerID); err != nil {
-		return nil, err
-	}
-	if s.submits != nil {
-		if w.Submission, err = s.submits.View(ctx, rec.App); err != nil {
-			return nil, err
-		}
-		if w.Submission != nil {
-			w.Submission.ViewerIsAdmin = u.IsAdmin()
-		}
-	}
-	if s.merch != nil {
-		id, ok, err := s.merch.IDOfApplication(ctx, rec.App.ID)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			w.MerchantPath = "/merchants/" + id.String()
-		}
-	}
-	if u.IsAdmin() {
-		users, err := s.store.Users(ctx, nil)
-		if err != nil {
-			return nil, err
-		}
-		for _, au := range users {
-			if au.Active {
-				w.Assignees = append(w.Assignees, au)
-			}
-		}
-	}
-	return w, nil
-}
-
 // Checklist returns the readiness checklist of an application u may see.
 func (s *Service) Checklist(ctx context.Context, u *models.User, id uuid.UUID) (*applications.Record, drafts.Checklist, error) {
 	rec, err := s.Load(ctx, u, id)

@@ -237,7 +237,7 @@ func (s *Server) handleAdminListJSON(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleAdminGetJSON(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.Application(r.PathValue("applicationId"))
 	if !ok {
-		writeAPIError(w, newError(http.StatusNotFound, "application not found"))
+		writeAPIError(w, kit.NewError(http.StatusNotFound, "application not found"))
 		return
 	}
 	kit.WriteJSON(w, http.StatusOK, a)
@@ -256,7 +256,7 @@ func (s *Server) handleAdminStatusJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("applicationId")
 	if err := s.SetStatusWithMessage(id, body.Status, body.Message); err != nil {
-		writeAPIError(w, newError(adminErrorStatus(err), "%s", errorText(err)))
+		writeAPIError(w, kit.NewError(adminErrorStatus(err), "%s", errorText(err)))
 		return
 	}
 	a, _ := s.Application(id)
@@ -300,7 +300,7 @@ func (s *Server) handleIssueCodeJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	pc, created, err := s.IssuePricingCode(body.Code, body.Description, "admin")
 	if err != nil {
-		writeAPIError(w, &apiError{Status: pricingCodeStatus(err), Field: "code", Message: "code: " + errorText(err)})
+		writeAPIError(w, &kit.APIError{Status: pricingCodeStatus(err), Field: "code", Message: "code: " + errorText(err)})
 		return
 	}
 	status := http.StatusOK
@@ -313,7 +313,7 @@ func (s *Server) handleIssueCodeJSON(w http.ResponseWriter, r *http.Request) {
 // handleWithdrawCodeJSON withdraws a code: 204, or 404 when not issued.
 func (s *Server) handleWithdrawCodeJSON(w http.ResponseWriter, r *http.Request) {
 	if err := s.WithdrawPricingCode(r.PathValue("code")); err != nil {
-		writeAPIError(w, newError(pricingCodeStatus(err), "%s", errorText(err)))
+		writeAPIError(w, kit.NewError(pricingCodeStatus(err), "%s", errorText(err)))
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -332,7 +332,7 @@ func (s *Server) handleSettingsPutJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.applySettings(as); err != nil {
-		writeAPIError(w, newError(http.StatusBadRequest, "%s", err.Error()))
+		writeAPIError(w, kit.NewError(http.StatusBadRequest, "%s", err.Error()))
 		return
 	}
 	s.handleSettingsGetJSON(w, r)

@@ -19,70 +19,20 @@ var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 // with the same externalApplicationId (201 for a new one, 200 for a repeat).
 // A pricing code the operator has not issued is refused.
 func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSON(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return err
 	}
-	if err := (shapeChecker{now: s.env.Clock.Now()}).check(body, reflect.TypeFor[startBody](), ""); err != nil {
+	start, err := s.readStart(body)
+	if err != nil {
 		return err
 	}
-	extID, _ := body["externalApplicationId"].(string)
-	pricing, _ := body["pricingCode"].(string)
-	switch {
-	case extID == "":
-		return fieldError("externalApplicationId", "is required")
-	case !uuidShape.MatchString(extID):
-		return fieldError("externalApplicationId", "must be a UUID")
-	case pricing == "":
-		return fieldError("pricingCode", "is required")
-	}
-	data := map[string]any{}
-	for _, k := range dataSections {
-		if v, ok := body[k]; ok {
-			data[k] = v
-		}
-	}
-	data = withoutNulls(data).(map[string]any)
-	if err := checkWhole(data); err != nil {
-		return err
-	}
-
 	var id string
 	created := false
 	err = s.update(func(c *change) error {
-		if existing := c.tx.Bucket([]byte(bExternal)).Get([]byte(extID)); existing != nil {
-			a, err := loadApp(c.tx, string(existing))
-			if err != nil {
-				return err
-			}
-			if a.PricingCode != pricing {
-				return newError(http.StatusConflict, "externalApplicationId: already started with another pricingCode")
-			}
-			id = a.ID
-			return nil
-		}
-		if err := s.acceptPricingCode(c, pricing); err != nil {
-			return err
-		}
-		order := c.tx.Bucket([]byte(bOrder))
-		seq, err := order.NextSequence()
-		if err != nil {
-			return err
-		}
-		a := &appRecord{ID: uuid.NewString(), ExternalID: extID, PricingCode: pricing, Seq: seq,
-			Created: c.now, Updated: c.now, Files: []fileRecord{}}
-		a.setValues(data)
-		if err := order.Put(seqKey(seq), []byte(a.ID)); err != nil {
-			return err
-		}
-		if err := c.tx.Bucket([]byte(bExternal)).Put([]byte(extID), []byte(a.ID)); err != nil {
-			return err
-		}
-		if err := s.setStatus(c, a, StatusInitiated, "partner"); err != nil {
-			return err
-		}
-		id, created = a.ID, true
-		return saveApp(c.tx, a)
+		var err error
+		id, created, err = s.start(c, start)
+		return err
 	})
 	if err != nil {
 		return err
@@ -95,10 +45,88 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// startRequest is a checked body of POST /application/start.
+type startRequest struct {
+	externalID, pricingCode string
+	data                    map[string]any // the sections sent, without nulls
+}
+
+// readStart checks a start body: its shape, the two identifiers, and the
+// sections sent as a whole.
+func (s *Server) readStart(body map[string]any) (startRequest, error) {
+	if err := (shapeChecker{now: s.env.Clock.Now()}).check(body, reflect.TypeFor[startBody](), ""); err != nil {
+		return startRequest{}, err
+	}
+	extID, _ := body["externalApplicationId"].(string)
+	pricing, _ := body["pricingCode"].(string)
+	switch {
+	case extID == "":
+		return startRequest{}, kit.FieldError("externalApplicationId", "is required")
+	case !uuidShape.MatchString(extID):
+		return startRequest{}, kit.FieldError("externalApplicationId", "must be a UUID")
+	case pricing == "":
+		return startRequest{}, kit.FieldError("pricingCode", "is required")
+	}
+	data := map[string]any{}
+	for _, k := range dataSections {
+		if v, ok := body[k]; ok {
+			data[k] = v
+		}
+	}
+	data = withoutNulls(data).(map[string]any)
+	if err := checkWhole(data); err != nil {
+		return startRequest{}, err
+	}
+	return startRequest{externalID: extID, pricingCode: pricing, data: data}, nil
+}
+
+// start returns the application already started with the same external id
+// (refusing another pricing code), or starts a new one.
+func (s *Server) start(c *change, q startRequest) (id string, created bool, err error) {
+	if existing := c.tx.Bucket([]byte(bExternal)).Get([]byte(q.externalID)); existing != nil {
+		a, err := loadApp(c.tx, string(existing))
+		if err != nil {
+			return "", false, err
+		}
+		if a.PricingCode != q.pricingCode {
+			return "", false, kit.NewError(http.StatusConflict, "externalApplicationId: already started with another pricingCode")
+		}
+		return a.ID, false, nil
+	}
+	if err := s.acceptPricingCode(c, q.pricingCode); err != nil {
+		return "", false, err
+	}
+	a := &appRecord{ID: uuid.NewString(), ExternalID: q.externalID, PricingCode: q.pricingCode,
+		Created: c.now, Updated: c.now, Files: []fileRecord{}}
+	a.setValues(q.data)
+	if err := enlist(c, a); err != nil {
+		return "", false, err
+	}
+	if err := s.setStatus(c, a, StatusInitiated, "partner"); err != nil {
+		return "", false, err
+	}
+	return a.ID, true, saveApp(c.tx, a)
+}
+
+// enlist gives a new application its place in the order of applications
+// and indexes it by its external id.
+func enlist(c *change, a *appRecord) error {
+	order := c.tx.Bucket([]byte(bOrder))
+	seq, err := order.NextSequence()
+	if err != nil {
+		return err
+	}
+	a.Seq = seq
+	if err := order.Put(seqKey(seq), []byte(a.ID)); err != nil {
+		return err
+	}
+	return c.tx.Bucket([]byte(bExternal)).Put([]byte(a.ExternalID), []byte(a.ID))
+}
+
 // handlePatch merges application data, until a link has been generated.
 // It answers 204 with no body.
 func (s *Server) handlePatch(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSON(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return err
 	}
@@ -111,7 +139,7 @@ func (s *Server) handlePatch(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if a.Linked {
-			return newError(http.StatusConflict, "the application link has been generated; only the merchant can change values now, in the application pages")
+			return kit.NewError(http.StatusConflict, "the application link has been generated; only the merchant can change values now, in the application pages")
 		}
 		merged := a.values()
 		mergePatch(merged, body)
@@ -176,7 +204,7 @@ func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) error {
 func lookup(tx *bolt.Tx, id string) (*appRecord, error) {
 	a, err := loadApp(tx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, newError(http.StatusNotFound, "application %s not found", id)
+		return nil, kit.NewError(http.StatusNotFound, "application %s not found", id)
 	}
 	return a, err
 }

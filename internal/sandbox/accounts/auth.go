@@ -31,11 +31,11 @@ func (s *Server) apiRoute(h apiHandler, authenticated bool) http.Handler {
 			defer dropAfter()
 		}
 		if authenticated && !s.validToken(kit.BearerToken(r)) {
-			writeAPIError(w, newError(http.StatusUnauthorized, "missing, invalid or expired access token"))
+			writeAPIError(w, kit.NewError(http.StatusUnauthorized, "missing, invalid or expired access token"))
 			return
 		}
 		if err := h(w, r); err != nil {
-			var refusal *apiError
+			var refusal *kit.APIError
 			if !errors.As(err, &refusal) {
 				s.log.Error("sandbox endpoint failed", "path", r.URL.Path, "err", err)
 			}
@@ -70,7 +70,7 @@ func (s *Server) validToken(tok string) bool {
 // handleAuth exchanges an API key and secret for an access token that lives
 // TokenLifetime (24 h by default).
 func (s *Server) handleAuth(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSON(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return err
 	}
@@ -81,13 +81,13 @@ func (s *Server) handleAuth(w http.ResponseWriter, r *http.Request) error {
 	secret, _ := body["secret"].(string)
 	switch {
 	case key == "":
-		return fieldError("apiKey", "is required")
+		return kit.FieldError("apiKey", "is required")
 	case secret == "":
-		return fieldError("secret", "is required")
+		return kit.FieldError("secret", "is required")
 	}
 	want, ok := s.opts.APIKeys[key]
 	if !ok || subtle.ConstantTimeCompare([]byte(want), []byte(secret)) != 1 {
-		return newError(http.StatusUnauthorized, "invalid apiKey or secret")
+		return kit.NewError(http.StatusUnauthorized, "invalid apiKey or secret")
 	}
 	raw := make([]byte, 32)
 	_, _ = rand.Read(raw)

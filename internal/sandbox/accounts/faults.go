@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/payportal/portal/internal/sandbox/kit"
@@ -28,29 +27,21 @@ func (s *Server) apiFault(w http.ResponseWriter, r *http.Request) (http.Response
 	case kit.FaultDrop:
 		kit.Drop()
 	case kit.FaultActThenDrop:
-		return discard{header: http.Header{}}, kit.Drop, false
+		return kit.Discard{}, kit.Drop, false
 	case kit.FaultError:
 		status := d.Status
 		if status == 0 {
 			status = s.env.Faults.Pick(apiErrorStatuses)
 		}
-		e := newError(status, "%s (injected fault)", http.StatusText(status))
+		e := kit.NewError(status, "%s (injected fault)", http.StatusText(status))
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-			e.RetryAfter = strconv.Itoa(int(max(d.RetryAfter.Round(time.Second), time.Second).Seconds()))
+			e.RetryAfter = max(d.RetryAfter.Round(time.Second), time.Second)
 		}
 		writeAPIError(w, e)
 		return w, nil, true
 	}
 	return w, nil, false
 }
-
-// discard is a response writer whose answer nobody will read: the request
-// acts, then its connection is closed.
-type discard struct{ header http.Header }
-
-func (d discard) Header() http.Header         { return d.header }
-func (d discard) Write(p []byte) (int, error) { return len(p), nil }
-func (d discard) WriteHeader(int)             {}
 
 // storeFaults applies the faults to object-store requests, answering
 // errors in S3's shape.
@@ -64,7 +55,7 @@ func (s *Server) storeFaults(next http.Handler) http.Handler {
 		case kit.FaultDrop:
 			kit.Drop()
 		case kit.FaultActThenDrop:
-			next.ServeHTTP(discard{header: http.Header{}}, r)
+			next.ServeHTTP(kit.Discard{}, r)
 			kit.Drop()
 		case kit.FaultError:
 			status := d.Status

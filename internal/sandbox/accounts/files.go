@@ -25,7 +25,7 @@ var fileTypes = []string{
 // handleCreateFile records file metadata and issues a presigned PUT URL that
 // expires 120 s later. With Compat.OmitPresignedURL it answers only fileId.
 func (s *Server) handleCreateFile(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSON(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return err
 	}
@@ -70,25 +70,25 @@ func (s *Server) fileMeta(body map[string]any) (*fileRecord, error) {
 	ctype, _ := body["contentType"].(string)
 	switch {
 	case fileType == "":
-		return nil, fieldError("fileType", "is required")
+		return nil, kit.FieldError("fileType", "is required")
 	case !slices.Contains(fileTypes, fileType):
-		return nil, fieldError("fileType", "must be one of "+quoteList(fileTypes))
+		return nil, kit.FieldError("fileType", "must be one of "+quoteList(fileTypes))
 	case name == "":
-		return nil, fieldError("name", "is required")
+		return nil, kit.FieldError("name", "is required")
 	case length == "":
-		return nil, fieldError("contentLength", "is required")
+		return nil, kit.FieldError("contentLength", "is required")
 	case ctype == "":
-		return nil, fieldError("contentType", "is required")
+		return nil, kit.FieldError("contentType", "is required")
 	}
 	size, err := strconv.ParseInt(length, 10, 64)
 	if err != nil || size < 1 || !isDigits(length) {
-		return nil, fieldError("contentLength", "must be a string of digits holding the size in bytes, at least 1")
+		return nil, kit.FieldError("contentLength", "must be a string of digits holding the size in bytes, at least 1")
 	}
 	if size > s.opts.MaxFileSize {
-		return nil, fieldError("contentLength", "must be at most "+strconv.FormatInt(s.opts.MaxFileSize, 10)+" bytes")
+		return nil, kit.FieldError("contentLength", "must be at most "+strconv.FormatInt(s.opts.MaxFileSize, 10)+" bytes")
 	}
 	if mt, _, err := mime.ParseMediaType(ctype); err != nil || !strings.Contains(strings.Trim(mt, "/"), "/") {
-		return nil, fieldError("contentType", "must be a media type such as application/pdf")
+		return nil, kit.FieldError("contentType", "must be a media type such as application/pdf")
 	}
 	return &fileRecord{FileType: fileType, Name: name, ContentLength: size, ContentType: ctype}, nil
 }
@@ -105,7 +105,7 @@ func (s *Server) handleGetFile(w http.ResponseWriter, r *http.Request) error {
 		}
 		found, ok := a.file(r.PathValue("fileId"))
 		if !ok {
-			return newError(http.StatusNotFound, "file %s not found", r.PathValue("fileId"))
+			return kit.NewError(http.StatusNotFound, "file %s not found", r.PathValue("fileId"))
 		}
 		f, appID = *found, a.ID
 		return nil

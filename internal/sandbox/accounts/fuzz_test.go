@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // FuzzApplicationData sends any body through the decoder and the shape check of PATCH: it
@@ -29,7 +31,7 @@ func FuzzApplicationData(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r := httptest.NewRequest(http.MethodPatch, "/", bytes.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
-		v, err := readJSON(httptest.NewRecorder(), r)
+		v, err := kit.ReadObject(httptest.NewRecorder(), r)
 		if err != nil {
 			return
 		}

@@ -154,39 +154,14 @@ func parseValue(f fieldSpec, raw string, now time.Time) (any, string) {
 	if !utf8.ValidString(raw) || strings.ContainsFunc(raw, unicode.IsControl) {
 		return nil, "Must be plain text, without control characters."
 	}
-	var v any = raw
 	if len(f.Options) > 0 && !slices.ContainsFunc(f.Options, func(o option) bool { return o.Value == raw }) {
 		return nil, "Choose one of the options."
 	}
-	switch f.Kind {
-	case reflect.Bool:
-		b, err := strconv.ParseBool(raw)
-		if err != nil {
-			return nil, "Choose Yes or No."
-		}
-		v = b
-	case reflect.Int:
-		if _, err := strconv.Atoi(raw); err != nil {
-			return nil, "Must be a whole number."
-		}
-		v = json.Number(raw)
-	case reflect.Float64:
-		if _, err := strconv.ParseFloat(raw, 64); err != nil {
-			return nil, "Must be a number."
-		}
-		v = json.Number(raw)
+	v, msg := typedValue(f.Kind, raw)
+	if msg != "" {
+		return nil, msg
 	}
-	switch f.Display {
-	case "phone":
-		if d := phoneDigits(raw); d != "" && validPhone(raw) {
-			v = d
-		}
-	case "amount":
-		plain := strings.NewReplacer("$", "", ",", "", " ", "").Replace(raw)
-		if r, ok := new(big.Rat).SetString(plain); ok && r.Sign() >= 0 && amountRule(plain, now) == "" {
-			v = r.FloatString(2)
-		}
-	}
+	v = apiForm(f.Display, raw, v, now)
 	if msg := leafType(v, f.Kind, f.Path); msg != "" {
 		return nil, sentence(msg)
 	}
@@ -222,4 +197,46 @@ func sameValue(f fieldSpec, stored, parsed any) bool {
 func sentence(msg string) string {
 	r, n := utf8.DecodeRuneInString(msg)
 	return string(unicode.ToUpper(r)) + msg[n:] + "."
+}
+
+// typedValue reads raw as the JSON kind of its field: a boolean, or a
+// number kept as written.
+func typedValue(kind reflect.Kind, raw string) (any, string) {
+	switch kind {
+	case reflect.Bool:
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return nil, "Choose Yes or No."
+		}
+		return b, ""
+	case reflect.Int:
+		if _, err := strconv.Atoi(raw); err != nil {
+			return nil, "Must be a whole number."
+		}
+		return json.Number(raw), ""
+	case reflect.Float64:
+		if _, err := strconv.ParseFloat(raw, 64); err != nil {
+			return nil, "Must be a number."
+		}
+		return json.Number(raw), ""
+	}
+	return raw, ""
+}
+
+// apiForm turns a friendly phone number or amount into the form the API
+// stores; anything else, or one that does not read, is kept as v for the
+// API's rules to refuse.
+func apiForm(display, raw string, v any, now time.Time) any {
+	switch display {
+	case "phone":
+		if d := phoneDigits(raw); d != "" && validPhone(raw) {
+			return d
+		}
+	case "amount":
+		plain := strings.NewReplacer("$", "", ",", "", " ", "").Replace(raw)
+		if r, ok := new(big.Rat).SetString(plain); ok && r.Sign() >= 0 && amountRule(plain, now) == "" {
+			return r.FloatString(2)
+		}
+	}
+	return v
 }

@@ -43,47 +43,13 @@ func (s *Server) importLegacyState() error {
 	if path == "" {
 		return nil
 	}
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("sandbox: state file: %w", err)
-	}
-	var st legacyState
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&st); err != nil || st.Version != 1 {
-		return fmt.Errorf("sandbox: %s is not a version 1 state file (%w); move it away to start afresh", path, err)
+	st, found, err := readLegacyState(path)
+	if !found || err != nil {
+		return err
 	}
 	err = s.update(func(c *change) error {
 		for _, la := range st.Applications {
-			if c.tx.Bucket([]byte(bApps)).Get([]byte(la.ID)) != nil {
-				continue
-			}
-			order := c.tx.Bucket([]byte(bOrder))
-			seq, err := order.NextSequence()
-			if err != nil {
-				return err
-			}
-			a := &appRecord{ID: la.ID, ExternalID: la.ExternalID, PricingCode: la.PricingCode, Seq: seq,
-				Status: la.Status, Data: la.Data, Linked: la.Linked, Created: la.Created, Updated: la.Updated,
-				Files: la.Files, History: la.History, Announced: la.Status == StatusBoarded}
-			if a.Files == nil {
-				a.Files = []fileRecord{}
-			}
-			if err := order.Put(seqKey(seq), []byte(a.ID)); err != nil {
-				return err
-			}
-			if err := c.tx.Bucket([]byte(bExternal)).Put([]byte(a.ExternalID), []byte(a.ID)); err != nil {
-				return err
-			}
-			if c.tx.Bucket([]byte(bCodes)).Get([]byte(a.PricingCode)) == nil && checkPricingCode(a.PricingCode) == "" {
-				if err := kit.Put(c.tx, bCodes, a.PricingCode, PricingCode{Code: a.PricingCode, Source: "imported", Issued: c.now}); err != nil {
-					return err
-				}
-			}
-			if err := saveApp(c.tx, a); err != nil {
+			if err := importLegacyApp(c, la); err != nil {
 				return err
 			}
 		}
@@ -102,4 +68,46 @@ func (s *Server) importLegacyState() error {
 	}
 	s.log.Info("sandbox state imported", "file", path, "applications", len(st.Applications))
 	return nil
+}
+
+// readLegacyState reads a version 1 state file; found is false when there
+// is none.
+func readLegacyState(path string) (st legacyState, found bool, err error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, false, nil
+	}
+	if err != nil {
+		return st, false, fmt.Errorf("sandbox: state file: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&st); err != nil || st.Version != 1 {
+		return st, false, fmt.Errorf("sandbox: %s is not a version 1 state file (%w); move it away to start afresh", path, err)
+	}
+	return st, true, nil
+}
+
+// importLegacyApp stores one application of the old file unless its id is
+// taken, in the order it came, with its external id and, as issued, its
+// pricing code when that is well formed and new.
+func importLegacyApp(c *change, la legacyApplication) error {
+	if c.tx.Bucket([]byte(bApps)).Get([]byte(la.ID)) != nil {
+		return nil
+	}
+	a := &appRecord{ID: la.ID, ExternalID: la.ExternalID, PricingCode: la.PricingCode,
+		Status: la.Status, Data: la.Data, Linked: la.Linked, Created: la.Created, Updated: la.Updated,
+		Files: la.Files, History: la.History, Announced: la.Status == StatusBoarded}
+	if a.Files == nil {
+		a.Files = []fileRecord{}
+	}
+	if err := enlist(c, a); err != nil {
+		return err
+	}
+	if c.tx.Bucket([]byte(bCodes)).Get([]byte(a.PricingCode)) == nil && checkPricingCode(a.PricingCode) == "" {
+		if err := kit.Put(c.tx, bCodes, a.PricingCode, PricingCode{Code: a.PricingCode, Source: "imported", Issued: c.now}); err != nil {
+			return err
+		}
+	}
+	return saveApp(c.tx, a)
 }

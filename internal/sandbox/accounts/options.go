@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"errors"
-	"filippo.io/age"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"filippo.io/age"
 
 	"github.com/payportal/portal/internal/sandbox/kit"
 )
@@ -178,54 +179,34 @@ type Compat struct {
 
 // withDefaults fills the zero values and checks the rest.
 func (o Options) withDefaults() (Options, error) {
+	o = o.filled()
+	checks := []func() error{
+		o.checkBasePath, o.checkCredentials, o.checkPricingCodes,
+		o.checkURLs, o.checkWebhookRetryDelays, o.checkFaults,
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// filled gives every zero value its default, and the base path its one
+// leading slash.
+func (o Options) filled() Options {
 	if o.BasePath == "" {
 		o.BasePath = DefaultBasePath
 	}
 	o.BasePath = "/" + strings.Trim(o.BasePath, "/")
-	if o.BasePath == "/" || strings.ContainsAny(o.BasePath, " {}?#") {
-		return o, fmt.Errorf("sandbox: base path %q must be a path such as /v2", o.BasePath)
-	}
-	if len(o.Tokens) == 0 && len(o.APIKeys) == 0 {
-		return o, errors.New("sandbox: no credentials: set Tokens or APIKeys")
-	}
-	for _, t := range o.Tokens {
-		if t == "" {
-			return o, errors.New("sandbox: empty token in Tokens")
-		}
-	}
-	for k, s := range o.APIKeys {
-		if k == "" || s == "" {
-			return o, errors.New("sandbox: APIKeys holds an empty key or secret")
-		}
-	}
-	for _, c := range o.PricingCodes {
-		if msg := checkPricingCode(c); msg != "" {
-			return o, fmt.Errorf("sandbox: pricing code %q %s", c, msg)
-		}
-	}
-	if o.PublicBaseURL != "" {
-		if err := checkBaseURL(o.PublicBaseURL); err != nil {
-			return o, fmt.Errorf("sandbox: public base URL: %w", err)
-		}
-	}
 	if o.TokenLifetime <= 0 {
 		o.TokenLifetime = DefaultTokenLife
 	}
 	if o.UnderwritingDelay == 0 {
 		o.UnderwritingDelay = DefaultUnderwritingDelay
 	}
-	if o.WebhookURL != "" {
-		if err := checkBaseURL(o.WebhookURL); err != nil {
-			return o, fmt.Errorf("sandbox: webhook URL: %w", err)
-		}
-	}
 	if o.WebhookRetryDelays == nil {
 		o.WebhookRetryDelays = DefaultWebhookRetryDelays
-	}
-	for _, d := range o.WebhookRetryDelays {
-		if d <= 0 {
-			return o, errors.New("sandbox: webhook retry delays must be positive")
-		}
 	}
 	if o.WebhookClient == nil {
 		o.WebhookClient = &http.Client{Timeout: 10 * time.Second}
@@ -233,10 +214,73 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
-	if o.Faults.URLLifetime < 0 {
-		return o, errors.New("sandbox: the URL lifetime must not be negative")
+	return o
+}
+
+func (o Options) checkBasePath() error {
+	if o.BasePath == "/" || strings.ContainsAny(o.BasePath, " {}?#") {
+		return fmt.Errorf("sandbox: base path %q must be a path such as /v2", o.BasePath)
 	}
-	return o, nil
+	return nil
+}
+
+// checkCredentials asks for at least one token or API key, none of them empty.
+func (o Options) checkCredentials() error {
+	if len(o.Tokens) == 0 && len(o.APIKeys) == 0 {
+		return errors.New("sandbox: no credentials: set Tokens or APIKeys")
+	}
+	for _, t := range o.Tokens {
+		if t == "" {
+			return errors.New("sandbox: empty token in Tokens")
+		}
+	}
+	for k, s := range o.APIKeys {
+		if k == "" || s == "" {
+			return errors.New("sandbox: APIKeys holds an empty key or secret")
+		}
+	}
+	return nil
+}
+
+func (o Options) checkPricingCodes() error {
+	for _, c := range o.PricingCodes {
+		if msg := checkPricingCode(c); msg != "" {
+			return fmt.Errorf("sandbox: pricing code %q %s", c, msg)
+		}
+	}
+	return nil
+}
+
+// checkURLs accepts an empty public base URL or webhook URL (not served, not
+// sent), else an absolute http(s) one.
+func (o Options) checkURLs() error {
+	if o.PublicBaseURL != "" {
+		if err := checkBaseURL(o.PublicBaseURL); err != nil {
+			return fmt.Errorf("sandbox: public base URL: %w", err)
+		}
+	}
+	if o.WebhookURL != "" {
+		if err := checkBaseURL(o.WebhookURL); err != nil {
+			return fmt.Errorf("sandbox: webhook URL: %w", err)
+		}
+	}
+	return nil
+}
+
+func (o Options) checkWebhookRetryDelays() error {
+	for _, d := range o.WebhookRetryDelays {
+		if d <= 0 {
+			return errors.New("sandbox: webhook retry delays must be positive")
+		}
+	}
+	return nil
+}
+
+func (o Options) checkFaults() error {
+	if o.Faults.URLLifetime < 0 {
+		return errors.New("sandbox: the URL lifetime must not be negative")
+	}
+	return nil
 }
 
 // checkBaseURL accepts an absolute http or https URL.

@@ -35,8 +35,8 @@ func checkPricingCode(c string) string {
 
 // unknownPricingCode is the refusal of a code the operator never issued. A
 // portal can show it as it is: it names the code and says what to do.
-func unknownPricingCode(code string) *apiError {
-	return fieldError("pricingCode", fmt.Sprintf("%q is not a pricing code issued to this partner; the operator issues one code per pricing model: use an issued code, or ask the operator to issue this one", code))
+func unknownPricingCode(code string) *kit.APIError {
+	return kit.FieldError("pricingCode", fmt.Sprintf("%q is not a pricing code issued to this partner; the operator issues one code per pricing model: use an issued code, or ask the operator to issue this one", code))
 }
 
 // acceptPricingCode checks the code of a new application, issuing it on
@@ -49,7 +49,7 @@ func (s *Server) acceptPricingCode(c *change, code string) error {
 		return unknownPricingCode(code)
 	}
 	if msg := checkPricingCode(code); msg != "" {
-		return fieldError("pricingCode", msg)
+		return kit.FieldError("pricingCode", msg)
 	}
 	return kit.Put(c.tx, bCodes, code, PricingCode{Code: code, Source: "first use", Issued: c.now})
 }

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // fieldSpec describes one leaf of the application data, read from the tags
@@ -73,29 +76,31 @@ func walkCatalog(t reflect.Type, prefix, section, parentLabel string, parentRequ
 			}
 			walkCatalog(ft, path, sec, label, required, out)
 		default:
-			label := f.Tag.Get("label")
-			if parentLabel != "" {
-				label += " (" + strings.ToLower(parentLabel) + ")"
-			}
-			spec := fieldSpec{
-				Path: path, Kind: ft.Kind(), Section: sec, Label: label,
-				Input: f.Tag.Get("input"), Hint: f.Tag.Get("hint"),
-				Required: required && f.Tag.Get("required") == "true",
-				Secret:   f.Tag.Get("secret") == "true",
-			}
-			if spec.Input == "" {
-				spec.Input = "text"
-			}
-			if o := f.Tag.Get("options"); o != "" {
-				for _, item := range strings.Split(o, "|") {
-					v, l, _ := strings.Cut(item, "=")
-					spec.Options = append(spec.Options, option{Value: v, Label: l})
-				}
-			}
-			spec.Display = f.Tag.Get("display")
-			*out = append(*out, spec)
+			*out = append(*out, leafSpec(f, ft.Kind(), path, sec, parentLabel, required))
 		}
 	}
+}
+
+// leafSpec describes one leaf field from its struct tags (see data.go).
+func leafSpec(f reflect.StructField, kind reflect.Kind, path, section, parentLabel string, parentRequired bool) fieldSpec {
+	label := f.Tag.Get("label")
+	if parentLabel != "" {
+		label += " (" + strings.ToLower(parentLabel) + ")"
+	}
+	spec := fieldSpec{
+		Path: path, Kind: kind, Section: section, Label: label,
+		Input: cmp.Or(f.Tag.Get("input"), "text"), Hint: f.Tag.Get("hint"),
+		Required: parentRequired && f.Tag.Get("required") == "true",
+		Secret:   f.Tag.Get("secret") == "true",
+		Display:  f.Tag.Get("display"),
+	}
+	if o := f.Tag.Get("options"); o != "" {
+		for _, item := range strings.Split(o, "|") {
+			v, l, _ := strings.Cut(item, "=")
+			spec.Options = append(spec.Options, option{Value: v, Label: l})
+		}
+	}
+	return spec
 }
 
 // jsonName returns the JSON key of a struct field, or "" when it has none.
@@ -122,7 +127,7 @@ type shapeChecker struct {
 
 // check reports the first problem of v against type t, naming the field.
 // JSON null is accepted anywhere: in a PATCH it removes the field.
-func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
+func (c shapeChecker) check(v any, t reflect.Type, path string) *kit.APIError {
 	if v == nil {
 		return nil
 	}
@@ -131,46 +136,62 @@ func (c shapeChecker) check(v any, t reflect.Type, path string) *apiError {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return fieldError(path, "must be an object")
-		}
-		fields := structFields(t)
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			f, ok := fields[k]
-			if !ok {
-				return fieldError(joinPath(path, k), "unknown field")
-			}
-			if err := c.check(m[k], f.Type, joinPath(path, k)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.checkObject(v, t, path)
 	case reflect.Slice:
-		list, ok := v.([]any)
-		if !ok {
-			return fieldError(path, "must be a list")
-		}
-		for i, el := range list {
-			if err := c.check(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.checkList(v, t, path)
 	default:
-		if msg := leafType(v, t.Kind(), path); msg != "" {
-			return fieldError(path, msg)
-		}
-		if s, ok := v.(string); ok && s == "" {
-			return nil // an empty text means "not given"; the pages ask for it
-		}
-		if r := ruleFor(path); r != nil {
-			if msg := r(v, c.now); msg != "" {
-				return fieldError(path, msg)
-			}
-		}
-		return nil
+		return c.checkLeaf(v, t.Kind(), path)
 	}
+}
+
+// checkObject checks each field of an object, in key order, refusing one
+// struct type t does not have.
+func (c shapeChecker) checkObject(v any, t reflect.Type, path string) *kit.APIError {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return kit.FieldError(path, "must be an object")
+	}
+	fields := structFields(t)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		f, ok := fields[k]
+		if !ok {
+			return kit.FieldError(joinPath(path, k), "unknown field")
+		}
+		if err := c.check(m[k], f.Type, joinPath(path, k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkList checks each element of a list against t's element type.
+func (c shapeChecker) checkList(v any, t reflect.Type, path string) *kit.APIError {
+	list, ok := v.([]any)
+	if !ok {
+		return kit.FieldError(path, "must be a list")
+	}
+	for i, el := range list {
+		if err := c.check(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLeaf checks a leaf's JSON type, then the format rule of its path.
+func (c shapeChecker) checkLeaf(v any, kind reflect.Kind, path string) *kit.APIError {
+	if msg := leafType(v, kind, path); msg != "" {
+		return kit.FieldError(path, msg)
+	}
+	if s, ok := v.(string); ok && s == "" {
+		return nil // an empty text means "not given"; the pages ask for it
+	}
+	if r := ruleFor(path); r != nil {
+		if msg := r(v, c.now); msg != "" {
+			return kit.FieldError(path, msg)
+		}
+	}
+	return nil
 }
 
 // leafType checks the JSON type of a leaf value at path, and a text value against its

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // rule checks one leaf value and returns a message ("must be ...") or "".
@@ -185,10 +187,10 @@ func validRouting(s string) bool {
 const maxOwners = 10
 
 // checkWhole applies the rules that span fields to merged application data.
-func checkWhole(data map[string]any) *apiError {
+func checkWhole(data map[string]any) *kit.APIError {
 	owners, _ := data["owners"].([]any)
 	if len(owners) > maxOwners {
-		return fieldError("owners", "must list at most 10 owners")
+		return kit.FieldError("owners", "must list at most 10 owners")
 	}
 	total := 0.0
 	for _, o := range owners {
@@ -199,7 +201,7 @@ func checkWhole(data map[string]any) *apiError {
 		}
 	}
 	if total > 100 {
-		return fieldError("owners", "ownership percentages must not add up to more than 100")
+		return kit.FieldError("owners", "ownership percentages must not add up to more than 100")
 	}
 	return nil
 }

@@ -91,6 +91,20 @@ func (d Decision) Wait(r *http.Request) bool {
 // Drop closes the connection without an answer (net/http does not log it).
 func Drop() { panic(http.ErrAbortHandler) }
 
+// Discard is a response writer whose answer nobody will read: under
+// FaultActThenDrop the request acts into it, then Drop closes the
+// connection.
+type Discard struct{}
+
+// Header returns a fresh header map each time: nothing set in it is sent.
+func (Discard) Header() http.Header { return http.Header{} }
+
+// Write keeps nothing.
+func (Discard) Write(b []byte) (int, error) { return len(b), nil }
+
+// WriteHeader keeps nothing.
+func (Discard) WriteHeader(int) {}
+
 // Injector draws the faults of each request. Scripted faults (FailNext)
 // come before the dice. It is safe for concurrent use.
 type Injector struct {

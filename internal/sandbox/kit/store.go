@@ -106,6 +106,19 @@ func Each(tx *bolt.Tx, bucket string, fn func(key string, raw []byte) error) err
 	return b.ForEach(func(k, v []byte) error { return fn(string(k), v) })
 }
 
+// EachJSON decodes every value of bucket into a T and calls fn with its key,
+// in key order, until fn returns an error; a value that does not decode stops
+// the walk with an error naming its key.
+func EachJSON[T any](tx *bolt.Tx, bucket string, fn func(key string, v *T) error) error {
+	return Each(tx, bucket, func(key string, raw []byte) error {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("%s %s: %w", bucket, key, err)
+		}
+		return fn(key, &v)
+	})
+}
+
 // Delete removes key from bucket; a missing key is not an error.
 func Delete(tx *bolt.Tx, bucket, key string) error {
 	b := tx.Bucket([]byte(bucket))

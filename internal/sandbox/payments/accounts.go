@@ -3,7 +3,6 @@ package payments
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -141,12 +140,8 @@ func (a *Area) verify(token string) (string, error) {
 func (a *Area) Accounts() ([]Account, error) {
 	var out []Account
 	err := a.env.Store.DB.View(func(tx *bolt.Tx) error {
-		return kit.Each(tx, bucketAccounts, func(_ string, raw []byte) error {
-			var acct Account
-			if err := json.Unmarshal(raw, &acct); err != nil {
-				return err
-			}
-			out = append(out, acct)
+		return kit.EachJSON(tx, bucketAccounts, func(_ string, acct *Account) error {
+			out = append(out, *acct)
 			return nil
 		})
 	})

@@ -112,7 +112,7 @@ func (a *Area) handleAdminAccountsJSON(w http.ResponseWriter, r *http.Request) {
 func (a *Area) handleAdminAccountJSON(w http.ResponseWriter, r *http.Request) {
 	acct, err := a.account(r.PathValue("oid"))
 	if err != nil {
-		writeError(w, newError(http.StatusNotFound, "no such account"))
+		writeError(w, kit.NewError(http.StatusNotFound, "no such account"))
 		return
 	}
 	kit.WriteJSON(w, http.StatusOK, acct)
@@ -180,7 +180,7 @@ func (a *Area) handleAdminSettleJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	closed, err := a.SettleNow(body.OID)
 	if err != nil {
-		writeError(w, newError(http.StatusNotFound, "no such account"))
+		writeError(w, kit.NewError(http.StatusNotFound, "no such account"))
 		return
 	}
 	if closed == nil {
@@ -200,7 +200,7 @@ func (a *Area) handleAdminReturnJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := a.ReturnACH(r.PathValue("id"), strings.ToUpper(body.Code))
 	if err != nil {
-		writeError(w, newError(adminStatus(err), "%s", err.Error()))
+		writeError(w, kit.NewError(adminStatus(err), "%s", err.Error()))
 		return
 	}
 	kit.WriteJSON(w, http.StatusOK, v)

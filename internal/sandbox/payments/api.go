@@ -41,7 +41,7 @@ func (a *Area) serve(w http.ResponseWriter, r *http.Request, ach bool) {
 		if status == 0 {
 			status = a.env.Faults.Pick(injectedStatuses)
 		}
-		e := newError(status, "%s (injected fault)", http.StatusText(status))
+		e := kit.NewError(status, "%s (injected fault)", http.StatusText(status))
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 			e.RetryAfter = d.RetryAfter
 		}
@@ -64,7 +64,7 @@ func (a *Area) serve(w http.ResponseWriter, r *http.Request, ach bool) {
 		want = http.MethodPut
 	}
 	if r.Method != want {
-		writeError(rec, &apiError{Status: http.StatusMethodNotAllowed, Allow: want,
+		writeError(rec, &kit.APIError{Status: http.StatusMethodNotAllowed, Allow: want,
 			Message: "method " + r.Method + " is not allowed here; use " + want})
 		return
 	}
@@ -93,23 +93,23 @@ func (a *Area) authenticate(r *http.Request) (string, error) {
 	oid := r.PathValue("oid")
 	tok := kit.BearerToken(r)
 	if tok == "" {
-		return "", newError(http.StatusUnauthorized, "Authorization: Bearer <token> is required")
+		return "", kit.NewError(http.StatusUnauthorized, "Authorization: Bearer <token> is required")
 	}
 	tokenOID, err := a.verify(tok)
 	if err != nil {
-		return "", newError(http.StatusUnauthorized, "the token is not valid")
+		return "", kit.NewError(http.StatusUnauthorized, "the token is not valid")
 	}
 	if tokenOID != oid {
-		return "", newError(http.StatusForbidden, "the token is not valid for this account")
+		return "", kit.NewError(http.StatusForbidden, "the token is not valid for this account")
 	}
 	if _, err := a.account(oid); err != nil {
 		if errors.Is(err, kit.ErrNotFound) {
-			return "", newError(http.StatusForbidden, "the account is closed")
+			return "", kit.NewError(http.StatusForbidden, "the account is closed")
 		}
 		return "", err
 	}
 	if wait := a.limiter.take(oid); wait > 0 {
-		return "", &apiError{Status: http.StatusTooManyRequests, RetryAfter: wait,
+		return "", &kit.APIError{Status: http.StatusTooManyRequests, RetryAfter: wait,
 			Message: "rate limit exceeded for this account; retry after the time in Retry-After"}
 	}
 	return oid, nil
@@ -118,10 +118,10 @@ func (a *Area) authenticate(r *http.Request) (string, error) {
 // checkHeaders checks the optional appVersion and idempotency-key headers.
 func (a *Area) checkHeaders(r *http.Request, write bool) error {
 	if v, sent := r.Header["Appversion"]; sent && (len(v) != 1 || !appVersionRule.MatchString(v[0])) {
-		return fieldError("appVersion", "must match ^[a-zA-Z\\d\\- _.]{1,50}$")
+		return kit.FieldError("appVersion", "must match ^[a-zA-Z\\d\\- _.]{1,50}$")
 	}
 	if v, sent := r.Header["Idempotency-Key"]; sent && write && (len(v) != 1 || !uuidV4Pattern.MatchString(v[0])) {
-		return fieldError("idempotency-key", "must be a v4 UUID")
+		return kit.FieldError("idempotency-key", "must be a v4 UUID")
 	}
 	return nil
 }

@@ -3,6 +3,9 @@ package payments
 import (
 	"net/http"
 	"strings"
+	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // ref reads the transaction the request's uniqueTransId names, with its
@@ -13,7 +16,7 @@ func (p *proc) ref() (*Transaction, *vaultEntry, error) {
 		return nil, nil, err
 	}
 	if t == nil {
-		e := newError(http.StatusNotFound, "%s: no transaction with this uniqueTransId on this account", p.field("uniqueTransId"))
+		e := kit.NewError(http.StatusNotFound, "%s: no transaction with this uniqueTransId on this account", p.field("uniqueTransId"))
 		e.Field = p.field("uniqueTransId")
 		return nil, nil, e
 	}
@@ -25,8 +28,8 @@ func (p *proc) ref() (*Transaction, *vaultEntry, error) {
 }
 
 // refused is a 409 about the referenced transaction.
-func (p *proc) refused(format string, args ...any) *apiError {
-	e := newError(http.StatusConflict, "%s: "+format, append([]any{p.field("uniqueTransId")}, args...)...)
+func (p *proc) refused(format string, args ...any) *kit.APIError {
+	e := kit.NewError(http.StatusConflict, "%s: "+format, append([]any{p.field("uniqueTransId")}, args...)...)
 	e.Field = p.field("uniqueTransId")
 	return e
 }
@@ -39,14 +42,14 @@ func (p *proc) tokenizedPayment(typ string) (*Transaction, error) {
 		return nil, err
 	}
 	if !ref.Approved || v == nil {
-		return nil, fieldError(p.field("uniqueTransId"), "refers to a transaction that saved no card or bank account")
+		return nil, kit.FieldError(p.field("uniqueTransId"), "refers to a transaction that saved no card or bank account")
 	}
 	if v.Kind == "bank" {
 		if typ == typeAuth {
-			return nil, fieldError(p.field("uniqueTransId"), "refers to a bank account, which cannot be authorized")
+			return nil, kit.FieldError(p.field("uniqueTransId"), "refers to a bank account, which cannot be authorized")
 		}
 		if p.q.hasTip || p.q.hasTax || p.q.level2 != nil {
-			return nil, fieldError(p.field("tipAmount"), "tip, tax and level 2 data apply to cards only")
+			return nil, kit.FieldError(p.field("tipAmount"), "tip, tax and level 2 data apply to cards only")
 		}
 		t := p.newTxn(typeACHSale, v)
 		p.approve(t, p.q.amount, 0, 0, p.q.amount)
@@ -71,15 +74,15 @@ func (p *proc) tokenizedRefund() (*Transaction, error) {
 	}
 	switch {
 	case ref.Type != typeSale && ref.Type != typeForce && ref.Type != typeACHSale:
-		return nil, fieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+"; refunds link to a sale, a capture (CreditForce) or an ACH sale")
+		return nil, kit.FieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+"; refunds link to a sale, a capture (CreditForce) or an ACH sale")
 	case !ref.Approved || v == nil:
-		return nil, fieldError(p.field("uniqueTransId"), "refers to a declined transaction; there is nothing to refund")
+		return nil, kit.FieldError(p.field("uniqueTransId"), "refers to a declined transaction; there is nothing to refund")
 	case ref.VoidedBy != "":
 		return nil, p.refused("the transaction has been voided; there is nothing to refund")
 	}
 	left := ref.ProcessedCents - ref.RefundedCents
 	if p.q.amount > left {
-		return nil, fieldError(p.field("amount"), "exceeds the "+money(left)+" left to refund on this transaction")
+		return nil, kit.FieldError(p.field("amount"), "exceeds the "+money(left)+" left to refund on this transaction")
 	}
 	typ := typeReturn
 	if v.Kind == "bank" {
@@ -105,22 +108,7 @@ func (p *proc) tokenizedRefund() (*Transaction, error) {
 // to another card than was charged, or larger than usual (more than the
 // account's largest card charge).
 func (p *proc) review(t *Transaction, v *vaultEntry, orig *Transaction) error {
-	var largest, lastOnCard int64
-	var lastAt = t.CreatedAt.AddDate(-100, 0, 0)
-	charged := false
-	err := eachTransaction(p.tx, p.acct.OID, func(x *Transaction) error {
-		if !x.Approved || x.VoidedBy != "" || (x.Type != typeSale && x.Type != typeForce) {
-			return nil
-		}
-		largest = max(largest, x.ProcessedCents)
-		if x.VaultToken == v.Token {
-			charged = true
-			if x.CreatedAt.After(lastAt) {
-				lastAt, lastOnCard = x.CreatedAt, x.ProcessedCents
-			}
-		}
-		return nil
-	})
+	h, err := p.cardHistory(v, t.CreatedAt)
 	if err != nil {
 		return err
 	}
@@ -129,12 +117,12 @@ func (p *proc) review(t *Transaction, v *vaultEntry, orig *Transaction) error {
 	switch {
 	case orig != nil && amount < orig.ProcessedCents:
 		reasons = append(reasons, "partial")
-	case orig == nil && !charged:
+	case orig == nil && !h.charged:
 		reasons = append(reasons, "otherCard")
-	case orig == nil && amount < lastOnCard:
+	case orig == nil && amount < h.lastOnCard:
 		reasons = append(reasons, "partial")
 	}
-	if amount > largest {
+	if amount > h.largest {
 		reasons = append(reasons, "largerThanUsual")
 	}
 	if len(reasons) > 0 {
@@ -142,6 +130,34 @@ func (p *proc) review(t *Transaction, v *vaultEntry, orig *Transaction) error {
 		t.Answer.HeldForReview, t.Answer.ReviewReasons = "true", strings.Join(reasons, ",")
 	}
 	return nil
+}
+
+// cardHistory is what review compares a return with: the account's
+// approved, unvoided card charges.
+type cardHistory struct {
+	largest    int64 // the largest charge on any card
+	charged    bool  // whether this card was ever charged
+	lastOnCard int64 // the latest charge on this card
+}
+
+// cardHistory reads the account's charges; at is the time of the return.
+func (p *proc) cardHistory(v *vaultEntry, at time.Time) (cardHistory, error) {
+	var h cardHistory
+	lastAt := at.AddDate(-100, 0, 0)
+	err := eachTransaction(p.tx, p.acct.OID, func(x *Transaction) error {
+		if !x.Approved || x.VoidedBy != "" || (x.Type != typeSale && x.Type != typeForce) {
+			return nil
+		}
+		h.largest = max(h.largest, x.ProcessedCents)
+		if x.VaultToken == v.Token {
+			h.charged = true
+			if x.CreatedAt.After(lastAt) {
+				lastAt, h.lastOnCard = x.CreatedAt, x.ProcessedCents
+			}
+		}
+		return nil
+	})
+	return h, err
 }
 
 // force captures an authorization into the open batch.
@@ -157,7 +173,7 @@ func (p *proc) force() (*Transaction, error) {
 	amount, tip, tax := authorized, ref.TipCents, ref.TaxCents
 	if p.q.hasAmount {
 		if p.q.amount > authorized {
-			return nil, fieldError(p.field("amount"), "cannot exceed the authorized "+money(authorized))
+			return nil, kit.FieldError(p.field("amount"), "cannot exceed the authorized "+money(authorized))
 		}
 		amount = p.q.amount
 	}
@@ -168,7 +184,7 @@ func (p *proc) force() (*Transaction, error) {
 		tax = p.q.tax
 	}
 	if tax > amount {
-		return nil, fieldError(p.field("taxAmount"), "cannot exceed the amount, which includes it")
+		return nil, kit.FieldError(p.field("taxAmount"), "cannot exceed the amount, which includes it")
 	}
 	t := p.newTxn(typeForce, v)
 	t.Ref = ref.UniqueTransID
@@ -183,9 +199,9 @@ func (p *proc) force() (*Transaction, error) {
 func (p *proc) capturable(ref *Transaction, what string) error {
 	switch {
 	case ref.Type != typeAuth:
-		return fieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+"; "+what+" an authorization (CreditAuth)")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a "+ref.Type+"; "+what+" an authorization (CreditAuth)")
 	case !ref.Approved:
-		return fieldError(p.field("uniqueTransId"), "refers to a declined authorization")
+		return kit.FieldError(p.field("uniqueTransId"), "refers to a declined authorization")
 	case ref.VoidedBy != "":
 		return p.refused("the authorization has been voided")
 	case ref.CapturedBy != "":

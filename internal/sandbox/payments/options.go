@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"time"
@@ -64,33 +65,16 @@ func (o Options) withDefaults() (Options, error) {
 	if o.AuthLapse < 0 || o.IdempotencyTTL < 0 || o.RateWindow < 0 || o.TimeoutDelay < 0 || o.ACHReturnDelay < 0 {
 		return o, errors.New("payments sandbox: durations must not be negative")
 	}
-	if o.BasePath == "" {
-		o.BasePath = DefaultBasePath
-	}
-	o.BasePath = "/" + strings.Trim(o.BasePath, "/")
-	if o.CutOff == 0 {
-		o.CutOff = DefaultCutOff
-	}
+	o.BasePath = "/" + strings.Trim(cmp.Or(o.BasePath, DefaultBasePath), "/")
+	o.CutOff = cmp.Or(o.CutOff, DefaultCutOff)
+	o.AuthLapse = cmp.Or(o.AuthLapse, DefaultAuthLapse)
+	o.IdempotencyTTL = cmp.Or(o.IdempotencyTTL, DefaultIdempotencyTTL)
+	o.RateLimit = cmp.Or(o.RateLimit, DefaultRateLimit)
+	o.RateWindow = cmp.Or(o.RateWindow, DefaultRateWindow)
+	o.TimeoutDelay = cmp.Or(o.TimeoutDelay, DefaultTimeoutDelay)
+	o.ACHReturnDelay = cmp.Or(o.ACHReturnDelay, DefaultACHReturnDelay)
 	if o.CutOffZone == nil {
 		o.CutOffZone = time.UTC
-	}
-	if o.AuthLapse == 0 {
-		o.AuthLapse = DefaultAuthLapse
-	}
-	if o.IdempotencyTTL == 0 {
-		o.IdempotencyTTL = DefaultIdempotencyTTL
-	}
-	if o.RateLimit == 0 {
-		o.RateLimit = DefaultRateLimit
-	}
-	if o.RateWindow == 0 {
-		o.RateWindow = DefaultRateWindow
-	}
-	if o.TimeoutDelay == 0 {
-		o.TimeoutDelay = DefaultTimeoutDelay
-	}
-	if o.ACHReturnDelay == 0 {
-		o.ACHReturnDelay = DefaultACHReturnDelay
 	}
 	if o.WallClock == nil {
 		o.WallClock = time.Now

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payportal/portal/internal/sandbox/kit"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -48,7 +49,7 @@ func (p *proc) run() (*Transaction, error) {
 	case "tokenizedForce":
 		return p.force()
 	}
-	return nil, newError(http.StatusNotFound, "no such operation")
+	return nil, kit.NewError(http.StatusNotFound, "no such operation")
 }
 
 // field is the path of a field of this request, for messages.

@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -154,51 +153,63 @@ func (a *Area) Batches(oid string) ([]Batch, error) {
 		if err := a.settleDue(tx, a.env.Clock.Now()); err != nil {
 			return err
 		}
-		open := map[string]*Batch{}
-		if err := kit.Each(tx, bucketAccounts, func(k string, raw []byte) error {
-			var acct Account
-			if err := json.Unmarshal(raw, &acct); err != nil {
-				return err
-			}
-			if oid == "" || oid == k {
-				open[k] = &Batch{OID: k, Number: acct.Batch, OpenedAt: acct.BatchOpenedAt}
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		var settled []Batch
-		err := eachTransaction(tx, oid, func(t *Transaction) error {
-			if b := open[t.OID]; b != nil && t.Batch == b.Number && t.VoidedBy == "" && t.SettledAt == nil {
-				b.Count++
-				b.NetCents += signed(t)
-			}
-			return nil
-		})
+		open, err := openBatches(tx, oid)
 		if err != nil {
 			return err
 		}
-		if err := kit.Each(tx, bucketBatches, func(k string, raw []byte) error {
-			var b Batch
-			if err := json.Unmarshal(raw, &b); err != nil {
-				return err
-			}
-			if oid == "" || b.OID == oid {
-				settled = append(settled, b)
-			}
-			return nil
-		}); err != nil {
+		settled, err := settledBatches(tx, oid)
+		if err != nil {
 			return err
 		}
-		for _, b := range open {
-			out = append(out, *b)
-		}
-		sortNewest(out, func(b Batch) time.Time { return b.OpenedAt })
-		sortNewest(settled, func(b Batch) time.Time { return *b.SettledAt })
-		out = append(out, settled...)
+		out = append(open, settled...)
 		return nil
 	})
 	return out, err
+}
+
+// openBatches lists the open batch of oid (of every account when empty),
+// each with the count and net of its unvoided, unsettled transactions,
+// newest first.
+func openBatches(tx *bolt.Tx, oid string) ([]Batch, error) {
+	open := map[string]*Batch{}
+	if err := kit.EachJSON(tx, bucketAccounts, func(k string, acct *Account) error {
+		if oid == "" || oid == k {
+			open[k] = &Batch{OID: k, Number: acct.Batch, OpenedAt: acct.BatchOpenedAt}
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	err := eachTransaction(tx, oid, func(t *Transaction) error {
+		if b := open[t.OID]; b != nil && t.Batch == b.Number && t.VoidedBy == "" && t.SettledAt == nil {
+			b.Count++
+			b.NetCents += signed(t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Batch
+	for _, b := range open {
+		out = append(out, *b)
+	}
+	sortNewest(out, func(b Batch) time.Time { return b.OpenedAt })
+	return out, nil
+}
+
+// settledBatches lists the settled batches of oid (of every account when
+// empty), newest first.
+func settledBatches(tx *bolt.Tx, oid string) ([]Batch, error) {
+	var settled []Batch
+	err := kit.EachJSON(tx, bucketBatches, func(_ string, b *Batch) error {
+		if oid == "" || b.OID == oid {
+			settled = append(settled, *b)
+		}
+		return nil
+	})
+	sortNewest(settled, func(b Batch) time.Time { return *b.SettledAt })
+	return settled, err
 }
 
 // timesOut reports a request the processor-timeout test card or amount

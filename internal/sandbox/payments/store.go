@@ -17,7 +17,7 @@ func (a *Area) accountTx(tx *bolt.Tx, oid string) (*Account, error) {
 	var acct Account
 	if err := kit.Get(tx, bucketAccounts, oid, &acct); err != nil {
 		if errors.Is(err, kit.ErrNotFound) {
-			return nil, newError(http.StatusForbidden, "the account is closed")
+			return nil, kit.NewError(http.StatusForbidden, "the account is closed")
 		}
 		return nil, err
 	}

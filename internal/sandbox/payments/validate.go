@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/payportal/portal/internal/sandbox/kit"
 )
 
 // request is a validated request body.
@@ -38,25 +40,53 @@ const maxAmountCents = 9_999_999
 // and allowed fields, and each field's form. The first fault is answered
 // with 400 naming the field.
 func parseRequest(op *opSpec, body map[string]any) (*request, error) {
+	data, err := unwrap(op, body)
+	if err != nil {
+		return nil, err
+	}
+	q, err := readFields(op, data)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range op.required {
+		if _, sent := data[f]; !sent || (f != "level2" && strings.TrimSpace(q.s[f]) == "") {
+			return nil, kit.FieldError(op.wrapper+"."+f, "is required")
+		}
+	}
+	if err := q.checkFields(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// unwrap returns the object of op's wrapper (transactionData or
+// accountData), the one field the body may hold.
+func unwrap(op *opSpec, body map[string]any) (map[string]any, error) {
 	rawData, ok := body[op.wrapper]
 	for k := range body {
 		switch {
 		case k == op.wrapper:
 		case k == "transactionData" || k == "accountData":
-			return nil, fieldError(k, "this operation takes its fields in "+op.wrapper)
+			return nil, kit.FieldError(k, "this operation takes its fields in "+op.wrapper)
 		case !ok:
-			return nil, fieldError(op.wrapper, "is required: the fields go in a "+op.wrapper+" object")
+			return nil, kit.FieldError(op.wrapper, "is required: the fields go in a "+op.wrapper+" object")
 		default:
 			return nil, unknownField(k)
 		}
 	}
 	if !ok {
-		return nil, fieldError(op.wrapper, "is required: the fields go in a "+op.wrapper+" object")
+		return nil, kit.FieldError(op.wrapper, "is required: the fields go in a "+op.wrapper+" object")
 	}
 	data, ok := rawData.(map[string]any)
 	if !ok {
-		return nil, fieldError(op.wrapper, "must be an object")
+		return nil, kit.FieldError(op.wrapper, "must be an object")
 	}
+	return data, nil
+}
+
+// readFields keeps the fields of data that op takes: level2 as an object,
+// every other as a string. Vendor extras are passed over.
+func readFields(op *opSpec, data map[string]any) (*request, error) {
 	allowed := map[string]bool{}
 	for _, f := range append(append([]string{}, op.required...), op.optional...) {
 		allowed[f] = true
@@ -78,34 +108,26 @@ func parseRequest(op *opSpec, body map[string]any) (*request, error) {
 		default:
 			s, ok := v.(string)
 			if !ok {
-				return nil, fieldError(path, "must be a string")
+				return nil, kit.FieldError(path, "must be a string")
 			}
 			q.s[k] = s
 		}
 	}
-	for _, f := range op.required {
-		if _, sent := data[f]; !sent || (f != "level2" && strings.TrimSpace(q.s[f]) == "") {
-			return nil, fieldError(op.wrapper+"."+f, "is required")
-		}
-	}
-	if err := q.checkFields(); err != nil {
-		return nil, err
-	}
 	return q, nil
 }
 
-func unknownField(k string) *apiError {
+func unknownField(k string) *kit.APIError {
 	if !fieldName.MatchString(k) {
-		return fieldError("body", "holds a field this operation does not take")
+		return kit.FieldError("body", "holds a field this operation does not take")
 	}
-	return fieldError(k, "is not a field of this operation")
+	return kit.FieldError(k, "is not a field of this operation")
 }
 
-func unknownFieldIn(wrapper, k string) *apiError {
+func unknownFieldIn(wrapper, k string) *kit.APIError {
 	if !fieldName.MatchString(k) {
-		return fieldError(wrapper, "holds a field this operation does not take")
+		return kit.FieldError(wrapper, "holds a field this operation does not take")
 	}
-	return fieldError(wrapper+"."+k, "is not a field of this operation")
+	return kit.FieldError(wrapper+"."+k, "is not a field of this operation")
 }
 
 // checkFields checks the form of every string field sent. Messages never
@@ -131,13 +153,13 @@ func (q *request) checkFields() error {
 		}
 		q.hasTax = true
 		if q.hasAmount && q.tax > q.amount {
-			return fieldError(w+"taxAmount", "cannot exceed amount, which includes it")
+			return kit.FieldError(w+"taxAmount", "cannot exceed amount, which includes it")
 		}
 	}
 	for name, check := range fieldChecks {
 		if v, ok := q.s[name]; ok {
 			if msg := check(v, q); msg != "" {
-				return fieldError(w+name, msg)
+				return kit.FieldError(w+name, msg)
 			}
 		}
 	}
@@ -243,7 +265,7 @@ func lengthCheck(minLen, maxLen int) func(string, *request) string {
 // parseMoney reads a two-decimal amount; positive requires more than 0.
 func parseMoney(path, v string, positive bool) (int64, error) {
 	if !moneyPattern.MatchString(v) {
-		return 0, fieldError(path, "must be a decimal string with two decimals, such as \"10.00\"")
+		return 0, kit.FieldError(path, "must be a decimal string with two decimals, such as \"10.00\"")
 	}
 	whole, frac, _ := strings.Cut(v, ".")
 	w, _ := strconv.ParseInt(whole, 10, 64)
@@ -251,9 +273,9 @@ func parseMoney(path, v string, positive bool) (int64, error) {
 	c := w*100 + f
 	switch {
 	case positive && c == 0:
-		return 0, fieldError(path, "must be more than 0.00")
+		return 0, kit.FieldError(path, "must be more than 0.00")
 	case c > maxAmountCents:
-		return 0, fieldError(path, "must not exceed 99999.99")
+		return 0, kit.FieldError(path, "must not exceed 99999.99")
 	}
 	return c, nil
 }
@@ -262,7 +284,7 @@ func parseMoney(path, v string, positive bool) (int64, error) {
 func parseLevel2(path string, v any) (*level2, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fieldError(path, "must be an object")
+		return nil, kit.FieldError(path, "must be an object")
 	}
 	l := &level2{}
 	strs := map[string]*string{"purchaseId": &l.PurchaseID, "purchaseOrderNumber": &l.PurchaseOrderNumber,
@@ -271,7 +293,7 @@ func parseLevel2(path string, v any) (*level2, error) {
 		if k == "isTaxExempt" {
 			b, ok := val.(bool)
 			if !ok {
-				return nil, fieldError(path+".isTaxExempt", "must be a boolean")
+				return nil, kit.FieldError(path+".isTaxExempt", "must be a boolean")
 			}
 			l.IsTaxExempt = b
 			continue
@@ -282,16 +304,16 @@ func parseLevel2(path string, v any) (*level2, error) {
 		}
 		s, ok := val.(string)
 		if !ok {
-			return nil, fieldError(path+"."+k, "must be a string")
+			return nil, kit.FieldError(path+"."+k, "must be a string")
 		}
 		if len([]rune(s)) > 100 {
-			return nil, fieldError(path+"."+k, "must be at most 100 characters")
+			return nil, kit.FieldError(path+"."+k, "must be at most 100 characters")
 		}
 		*dst = s
 	}
 	for _, k := range []string{"purchaseId", "purchaseOrderNumber"} {
 		if strings.TrimSpace(*strs[k]) == "" {
-			return nil, fieldError(path+"."+k, "is required when level2 is sent")
+			return nil, kit.FieldError(path+"."+k, "is required when level2 is sent")
 		}
 	}
 	return l, nil

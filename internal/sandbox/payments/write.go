@@ -27,7 +27,7 @@ type idempotencyRecord struct {
 // returns the status and body to answer with (the caller may drop the
 // connection instead, after acting).
 func (a *Area) write(w http.ResponseWriter, r *http.Request, oid string, op *opSpec) (int, []byte) {
-	body, err := readBody(w, r)
+	body, err := kit.ReadObject(w, r)
 	if err != nil {
 		return errorBody(err)
 	}
@@ -99,11 +99,11 @@ func (a *Area) begin(oid, key, hash string, q *request) ([]byte, error) {
 			switch {
 			case err == nil && now.Before(rec.CreatedAt.Add(a.opts.IdempotencyTTL)):
 				if rec.Hash != hash {
-					return newError(http.StatusUnprocessableEntity,
+					return kit.NewError(http.StatusUnprocessableEntity,
 						"idempotency-key: this key was used with another request; use a new key for a new request")
 				}
 				if rec.Running {
-					return newError(http.StatusConflict,
+					return kit.NewError(http.StatusConflict,
 						"idempotency-key: a request with this key is still being processed; read it back or retry later")
 				}
 				replay = rec.Answer
@@ -118,7 +118,7 @@ func (a *Area) begin(oid, key, hash string, q *request) ([]byte, error) {
 		}
 		if existing != nil {
 			if existing.Op != q.op.name {
-				return fieldError(q.op.wrapper+".externalTransactionId",
+				return kit.FieldError(q.op.wrapper+".externalTransactionId",
 					"is already the id of a "+existing.Type+"; every transaction needs its own")
 			}
 			replay = encodeAnswer(existing.view(now))
@@ -203,7 +203,7 @@ func (a *Area) readBack(oid, externalID string) (int, []byte) {
 		return errorBody(err)
 	}
 	if t == nil {
-		return errorBody(newError(http.StatusNotFound, "no transaction with this externalTransactionId on this account"))
+		return errorBody(kit.NewError(http.StatusNotFound, "no transaction with this externalTransactionId on this account"))
 	}
 	return http.StatusOK, encodeAnswer(t.view(now))
 }
@@ -217,7 +217,7 @@ func (a *Area) processorTimeout(r *http.Request) error {
 	case <-t.C:
 	case <-r.Context().Done():
 	}
-	return newError(http.StatusGatewayTimeout, "the card processor did not answer in time; nothing was charged")
+	return kit.NewError(http.StatusGatewayTimeout, "the card processor did not answer in time; nothing was charged")
 }
 
 // bodyRecorder captures an error answer's status and body.

@@ -94,7 +94,7 @@ func (a *Area) cloud(next http.HandlerFunc, acts bool) http.HandlerFunc {
 			kit.Drop()
 		case kit.FaultActThenDrop:
 			if acts {
-				next(discard{}, r)
+				next(kit.Discard{}, r)
 			}
 			kit.Drop()
 		case kit.FaultError:
@@ -112,11 +112,3 @@ func (a *Area) cloud(next http.HandlerFunc, acts bool) http.HandlerFunc {
 		next(w, r)
 	}
 }
-
-// discard is a ResponseWriter that keeps nothing, for an answer that will
-// be dropped.
-type discard struct{}
-
-func (discard) Header() http.Header         { return http.Header{} }
-func (discard) Write(b []byte) (int, error) { return len(b), nil }
-func (discard) WriteHeader(int)             {}

@@ -154,6 +154,23 @@ func resolve(tx *bolt.Tx, id string) (*transaction, error) {
 	return t, nil
 }
 
+// sameMerchant tells whether the token was saved at l or at another
+// location of the same merchant (the same API key); a location that is gone
+// is another merchant's.
+func sameMerchant(tx *bolt.Tx, l *location, tok *transaction) (bool, error) {
+	if tok.LocationID == l.LocationID {
+		return true, nil
+	}
+	other, err := getLocation(tx, tok.LocationID)
+	if errors.Is(err, kit.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return other.APIKey == l.APIKey, nil
+}
+
 // tokenSale charges the card saved by an earlier save-card or sale of the
 // same merchant (any of its locations). No card is presented, so only the
 // decline amount applies.
@@ -166,15 +183,13 @@ func (a *Area) tokenSale(tx *bolt.Tx, l *location, d *device, t *transaction) er
 	if err != nil {
 		return err
 	}
-	if tok.LocationID != l.LocationID {
-		other, err := getLocation(tx, tok.LocationID)
-		if err != nil && !errors.Is(err, kit.ErrNotFound) {
-			return err
-		}
-		if err != nil || other.APIKey != l.APIKey {
-			refuseAt(t, "", "TOKEN NOT FOUND")
-			return nil
-		}
+	same, err := sameMerchant(tx, l, tok)
+	if err != nil {
+		return err
+	}
+	if !same {
+		refuseAt(t, "", "TOKEN NOT FOUND")
+		return nil
 	}
 	switch {
 	case !tok.ready(t.LaunchedAt):

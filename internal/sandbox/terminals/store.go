@@ -1,7 +1,6 @@
 package terminals
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -60,12 +59,8 @@ func nextSequence(tx *bolt.Tx, bucket string) (uint64, error) {
 // allLocations returns every location in id order.
 func allLocations(tx *bolt.Tx) ([]*location, error) {
 	var out []*location
-	err := kit.Each(tx, bucketLocations, func(_ string, raw []byte) error {
-		var l location
-		if err := json.Unmarshal(raw, &l); err != nil {
-			return err
-		}
-		out = append(out, &l)
+	err := kit.EachJSON(tx, bucketLocations, func(_ string, l *location) error {
+		out = append(out, l)
 		return nil
 	})
 	return out, err
@@ -75,13 +70,9 @@ func allLocations(tx *bolt.Tx) ([]*location, error) {
 // first, of one location ("" for all).
 func recentTransactions(tx *bolt.Tx, locationID string, limit int) ([]*transaction, error) {
 	var out []*transaction
-	err := kit.Each(tx, bucketTransactions, func(_ string, raw []byte) error {
-		var t transaction
-		if err := json.Unmarshal(raw, &t); err != nil {
-			return err
-		}
+	err := kit.EachJSON(tx, bucketTransactions, func(_ string, t *transaction) error {
 		if locationID == "" || t.LocationID == locationID {
-			out = append(out, &t)
+			out = append(out, t)
 		}
 		return nil
 	})

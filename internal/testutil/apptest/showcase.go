@@ -109,7 +109,7 @@ func Seed(t testing.TB, env *Env) *Showcase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := env.App.Auth.ReInvite(ctx, admin, invited)
+	token, _, err := env.App.Auth.ReInvite(ctx, admin, invited, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func (s *Showcase) member(t testing.TB, admin *models.User, email string, perms 
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := s.Env.App.Auth.ReInvite(ctx, admin, res.User)
+	token, _, err := s.Env.App.Auth.ReInvite(ctx, admin, res.User, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -271,31 +271,44 @@ func Luhn(digits string) bool {
 	return sum%10 == 0
 }
 
+// brandRanges are the card schemes by a number's leading digits: a prefix of
+// digits digits from low to high, tried in order.
+var brandRanges = []struct {
+	brand             string
+	digits, low, high int
+}{
+	{"Visa", 1, 4, 4},
+	{"Mastercard", 2, 51, 55},
+	{"Mastercard", 4, 2221, 2720},
+	{"American Express", 2, 34, 34},
+	{"American Express", 2, 37, 37},
+	{"Discover", 4, 6011, 6011},
+	{"Discover", 2, 65, 65},
+	{"Discover", 3, 644, 649},
+	{"JCB", 4, 3528, 3589},
+	{"Diners Club", 2, 36, 36},
+	{"Diners Club", 2, 38, 38},
+	{"Diners Club", 3, 300, 305},
+}
+
 // BrandOf names the card scheme of a card number's leading digits.
 func BrandOf(digits string) string {
-	p := func(n int) int {
-		if len(digits) < n {
-			return -1
+	for _, r := range brandRanges {
+		if p := leading(digits, r.digits); p >= r.low && p <= r.high {
+			return r.brand
 		}
-		v := 0
-		for _, r := range digits[:n] {
-			v = v*10 + int(r-'0')
-		}
-		return v
-	}
-	switch {
-	case p(1) == 4:
-		return "Visa"
-	case p(2) >= 51 && p(2) <= 55, p(4) >= 2221 && p(4) <= 2720:
-		return "Mastercard"
-	case p(2) == 34 || p(2) == 37:
-		return "American Express"
-	case p(4) == 6011, p(2) == 65, p(3) >= 644 && p(3) <= 649:
-		return "Discover"
-	case p(4) >= 3528 && p(4) <= 3589:
-		return "JCB"
-	case p(2) == 36 || p(2) == 38 || (p(3) >= 300 && p(3) <= 305):
-		return "Diners Club"
 	}
 	return "Card"
+}
+
+// leading is the number the first n digits make, or -1 when there are fewer.
+func leading(digits string, n int) int {
+	if len(digits) < n {
+		return -1
+	}
+	v := 0
+	for _, r := range digits[:n] {
+		v = v*10 + int(r-'0')
+	}
+	return v
 }
