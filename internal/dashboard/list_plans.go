@@ -16,8 +16,7 @@ func (q ListQuery) unfiltered() bool {
 
 // execMode is how the list's statements are sent. A search or a date range is planned for
 // its own values every time (an unnamed statement): how many rows match decides the plan
-// (a term of one or two letters cannot use the trigram index; a common one is best found
-// along the order's index), and a prepared statement would switch to one generic plan for
+// (a rare word is best found in the search index, a common one along the order's index), and a prepared statement would switch to one generic plan for
 // every term after five executions. Other lists keep their prepared statements, whose
 // plans do not depend on the values and are not planned again.
 func (q ListQuery) execMode() pgx.QueryExecMode {
@@ -52,23 +51,23 @@ func (s *Store) countAndWalk(ctx context.Context, filters, where sqlParts, order
 
 // warmSQL plans the shapes of the list's statements that touch the most of the catalogue
 // and runs a search that matches nothing, count and page. A new database connection
-// knows nothing of the applications table, its fifteen indexes, the trigram operators
-// and their support functions, or the statistics of search_text until a statement needs
-// them, and loading them cost the first search on each connection several times a later
-// one.
+// knows nothing of the applications table, its indexes, the text search and btree_gin
+// operators and their support functions, or the statistics of search_words until a
+// statement needs them, and loading them cost the first search on each connection
+// several times a later one.
 var warmSQL = []struct {
 	sql  string
 	args []any
 }{
 	{`EXPLAIN SELECT count(*) FROM (SELECT 1 FROM applications a WHERE a.deleted_at IS NULL
 		AND a.owner_id = '00000000-0000-0000-0000-000000000000' AND a.status = 'draft'
-		AND a.updated_at >= '2000-01-01' AND a.search_text LIKE '%warm%' LIMIT 1001) AS matching`, nil},
+		AND a.updated_at >= '2000-01-01' AND a.search_words @@ '''warm'':*'::tsquery LIMIT 251) AS matching`, nil},
 	{countSQL(warmFilters), []any{2}},
 	{pageSQL(warmFilters, sortOrders[SortUpdated], true), []any{DefaultPageSize + 1}},
 }
 
-// warmFilters are a search for a text no application holds.
-var warmFilters = sqlParts{conds: []string{"a.deleted_at IS NULL", "a.search_text LIKE '%qzxwarmqzx%'"}}
+// warmFilters are a search for a word no application holds.
+var warmFilters = sqlParts{conds: []string{"a.deleted_at IS NULL", `a.search_words @@ '''qzxwarmqzx'':*'::tsquery`}}
 
 // WarmConnection loads what the dashboard's statements need of the catalogue into a new
 // connection, before it serves a request; the database package calls it for every

@@ -213,8 +213,7 @@ func (q ListQuery) filters(w *sqlParts) {
 		outcomeFilter(w, f)
 	}
 	if term := strings.TrimSpace(q.Search); term != "" {
-		// search_text is already lower case; the trigram index serves LIKE '%...%'.
-		w.add(`a.search_text LIKE ?`, "%"+escapeLike(strings.ToLower(term))+"%")
+		searchCondition(w, term)
 	}
 	column := "a.updated_at"
 	if q.DateField == DateCreated {
@@ -278,11 +277,6 @@ func comparison(c sortCol, orEqual bool) string {
 		op = op[:2] + "= "
 	}
 	return op
-}
-
-// escapeLike makes user input match literally in a LIKE pattern.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // numbered turns the ? placeholders of the built SQL into PostgreSQL's $1, $2, ... (the SQL

@@ -1,0 +1,46 @@
+-- +goose Up
+-- The dashboard's search finds applications by the start of the words of their DBA, legal
+-- name, contact name and contact e-mail, and by their business and contact phone numbers,
+-- instead of any substring of the first four. A substring search needed the trigram index,
+-- whose candidates PostgreSQL had to check again row by row (the rows are wide: the draft is
+-- about 2 kB), and that check cost each search several times a page (see BENCHMARKS.md).
+-- An index of whole words answers exactly, without the check.
+--
+-- search_words holds those words in lower case, split at every ASCII character that is
+-- neither a letter, a digit nor "_" (so "jane.doe@mail.example" gives jane, doe, mail and
+-- example); letters beyond ASCII stay in their words. Phone numbers are kept as their
+-- digits, the last ten digits (without a country code 1) and the last seven (without the
+-- area code). internal/dashboard/search.go splits a search term by the same rule: keep the
+-- two in step. array_to_tsvector takes the words as they are, with no parser or dictionary
+-- between, so nothing of a language's rules (stemming, stop words) applies.
+--
+-- The index leads with owner_id (btree_gin) so that a rep's search is answered inside it.
+-- Adding the stored column rewrites the table, and writes to applications wait while it
+-- does (about 15 seconds per 100,000 applications on the benchmark machine).
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+
+ALTER TABLE applications ADD COLUMN search_words tsvector GENERATED ALWAYS AS (
+    array_to_tsvector(array_remove(
+        regexp_split_to_array(lower(dba || ' ' || legal_name || ' ' || contact_name || ' ' || contact_email),
+            '[^0-9a-z_\u0080-\U0010ffff]+')
+        || ARRAY[
+            regexp_replace(COALESCE(draft->'business'->>'phone', ''), '[^0-9]', '', 'g'),
+            right(regexp_replace(COALESCE(draft->'business'->>'phone', ''), '[^0-9]', '', 'g'), 10),
+            right(regexp_replace(COALESCE(draft->'business'->>'phone', ''), '[^0-9]', '', 'g'), 7),
+            regexp_replace(COALESCE(draft->'contact'->>'phone', ''), '[^0-9]', '', 'g'),
+            right(regexp_replace(COALESCE(draft->'contact'->>'phone', ''), '[^0-9]', '', 'g'), 10),
+            right(regexp_replace(COALESCE(draft->'contact'->>'phone', ''), '[^0-9]', '', 'g'), 7)],
+        ''))) STORED;
+
+CREATE INDEX applications_search_words_idx ON applications USING gin (owner_id, search_words)
+    WHERE deleted_at IS NULL;
+
+-- The substring search's column and its trigram index go (the index with the column).
+ALTER TABLE applications DROP COLUMN search_text;
+
+-- +goose Down
+ALTER TABLE applications ADD COLUMN search_text text
+    GENERATED ALWAYS AS (lower(dba || ' ' || legal_name || ' ' || contact_name || ' ' || contact_email)) STORED;
+CREATE INDEX applications_search_idx ON applications USING gin (search_text gin_trgm_ops);
+DROP INDEX applications_search_words_idx;
+ALTER TABLE applications DROP COLUMN search_words;
