@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -79,4 +80,52 @@ func WarmConnection(ctx context.Context, conn *pgx.Conn) error {
 		}
 	}
 	return nil
+}
+
+// collectPage collects up to countCap+1 applications matching filters, counts them and
+// returns the count with the page of them after the cursor conditions after, in order. The
+// page is the list's page only when the count is at most countCap; with more matches,
+// those collected are merely the first found. Only the order's columns are collected, so
+// that the covering indexes answer lists without a search without reading the table.
+func (s *Store) collectPage(ctx context.Context, mode pgx.QueryExecMode, filters, after sqlParts, order []sortCol, limit int) (int, []ListRow, error) {
+	args := append([]any{mode}, filters.args...)
+	args = append(append(append(args, countCap+1), after.args...), limit)
+	res, err := s.pool.Query(ctx, collectSQL(filters, after, order), args...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("list applications: %w", err)
+	}
+	var total int64
+	rows, err := pgx.CollectRows(res, func(row pgx.CollectableRow) (ListRow, error) {
+		var r ListRow
+		err := row.Scan(&total, &r.ID, &r.DBA, &r.LegalName, &r.ContactName, &r.ContactEmail, &r.Status, &r.OwnerID,
+			&r.OwnerName, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt, &r.UpstreamStatus, &r.OpenedAt)
+		return r, err
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("list applications: %w", err)
+	}
+	return int(total), rows, nil
+}
+
+// collectSQL is the query of collectPage. The count is a window over the collected
+// matches, taken before the cursor conditions narrow them to the page; the inner alias is
+// "a" throughout, as the conditions and the order name their columns.
+func collectSQL(filters, after sqlParts, order []sortCol) string {
+	cols := make([]string, len(order))
+	for i, c := range order {
+		cols[i] = fmt.Sprintf(c.expr, "a")
+	}
+	cursor := "true"
+	if len(after.conds) > 0 {
+		cursor = after.sql()
+	}
+	return numbered(`SELECT page.total, a.id, a.dba, a.legal_name, a.contact_name, a.contact_email, a.status, a.owner_id,
+		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
+		a.upstream_status, a.opened_at
+		FROM (SELECT a.id, a.total FROM (SELECT m.*, count(*) OVER () AS total FROM (SELECT ` + strings.Join(cols, ", ") +
+		` FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS m) AS a
+			WHERE ` + cursor + ` ORDER BY ` + orderBy(order, "a") + ` LIMIT ?) AS page
+		JOIN applications a ON a.id = page.id
+		JOIN users u ON u.id = a.owner_id
+		ORDER BY ` + orderBy(order, "a"))
 }

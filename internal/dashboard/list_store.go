@@ -35,16 +35,16 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 		order[i].desc = order[i].desc != q.Reverse != backwards
 	}
 
-	var filters sqlParts
+	var filters, after sqlParts
 	q.filters(&filters)
-	where := filters.clone()
 	cursor := q.After
 	if backwards {
 		cursor = q.Before
 	}
 	if cursor != uuid.Nil {
-		keyset(&where, order, cursor)
+		keyset(&after, order, cursor)
 	}
+	where := filters.and(after)
 	var (
 		total int
 		rows  []ListRow
@@ -53,7 +53,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 	if q.unfiltered() {
 		total, rows, err = s.countAndWalk(ctx, filters, where, order, q.Limit+1)
 	} else {
-		total, rows, err = s.countThenPage(ctx, q, filters, where, order)
+		total, rows, err = s.countThenPage(ctx, q, filters, after, order)
 	}
 	if err != nil {
 		return nil, err
@@ -90,17 +90,28 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 // rather than found along the order's index (see countThenPage).
 const filterFirstCap = 20_000
 
-// countThenPage counts the matches of a filtered list and then reads the page in the shape
-// the count calls for: when the matches are few, collect and sort them ("filter first")
-// rather than walk the order's index past everything that does not match.
-func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, where sqlParts, order []sortCol) (int, []ListRow, error) {
+// countThenPage counts the matches of a filtered list and reads its page. One statement
+// collects up to countCap+1 matches, counts them and sorts them into the page
+// (collectPage): when the matches are few, that is the page, read once. When there are
+// more, the page is found along the order's index instead, rather than by sorting them
+// all ("filter first") after a second read.
+func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, after sqlParts, order []sortCol) (int, []ListRow, error) {
 	mode := q.execMode()
-	total, err := s.countUpTo(ctx, mode, filters, countCap)
+	total, rows, err := s.collectPage(ctx, mode, filters, after, order, q.Limit+1)
 	if err != nil {
 		return 0, nil, err
 	}
-	filterFirst := total <= countCap
-	if !filterFirst && q.rangeAgainstOrder(order) {
+	if len(rows) == 0 && len(after.conds) > 0 {
+		// No match collected comes after the cursor, so no row carried the count.
+		if total, err = s.countUpTo(ctx, mode, filters, countCap); err != nil {
+			return 0, nil, err
+		}
+	}
+	if total <= countCap {
+		return total, rows, nil
+	}
+	filterFirst := false
+	if q.rangeAgainstOrder(order) {
 		// A date range on the other date than the order's: the planner expects matches spread
 		// evenly along the order's index, but the two dates move together, so the matches of
 		// an old range sit at the far end of it. Sort the matches instead while they are few.
@@ -110,7 +121,7 @@ func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, where s
 		}
 		filterFirst = more <= filterFirstCap
 	}
-	rows, err := s.pageRows(ctx, mode, where, order, q.Limit+1, filterFirst)
+	rows, err = s.pageRows(ctx, mode, filters.and(after), order, q.Limit+1, filterFirst)
 	return total, rows, err
 }
 
@@ -310,8 +321,9 @@ func (p *sqlParts) add(cond string, args ...any) {
 	p.args = append(p.args, args...)
 }
 
-func (p *sqlParts) clone() sqlParts {
-	return sqlParts{conds: slices.Clone(p.conds), args: slices.Clone(p.args)}
+// and returns the conditions of p and then those of o.
+func (p *sqlParts) and(o sqlParts) sqlParts {
+	return sqlParts{conds: slices.Concat(p.conds, o.conds), args: slices.Concat(p.args, o.args)}
 }
 
 func (p *sqlParts) sql() string { return strings.Join(p.conds, " AND ") }
