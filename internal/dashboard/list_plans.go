@@ -31,8 +31,8 @@ func (q ListQuery) execMode() pgx.QueryExecMode {
 // trip.
 func (s *Store) countAndWalk(ctx context.Context, filters, where sqlParts, order []sortCol, limit int) (int, []ListRow, error) {
 	b := &pgx.Batch{}
-	b.Queue(countSQL(filters), append(filters.args, countCap+1)...)
-	b.Queue(pageSQL(where, order, false), append(where.args, limit)...)
+	b.Queue(countSQL(filters, countCap), filters.args...)
+	b.Queue(pageSQL(where, order, limit, false), where.args...)
 	br := s.pool.SendBatch(ctx, b)
 	defer br.Close()
 	var n int64
@@ -63,8 +63,9 @@ var warmSQL = []struct {
 	{`EXPLAIN SELECT count(*) FROM (SELECT 1 FROM applications a WHERE a.deleted_at IS NULL
 		AND a.owner_id = '00000000-0000-0000-0000-000000000000' AND a.status = 'draft'
 		AND a.updated_at >= '2000-01-01' AND a.search_words @@ '''warm'':*'::tsquery LIMIT 251) AS matching`, nil},
-	{countSQL(warmFilters), []any{2}},
-	{pageSQL(warmFilters, sortOrders[SortUpdated], true), []any{DefaultPageSize + 1}},
+	{countSQL(warmFilters, countCap), nil},
+	{collectSQL(warmFilters, sqlParts{}, sortOrders[SortUpdated], DefaultPageSize+1), nil},
+	{pageSQL(warmFilters, sortOrders[SortUpdated], DefaultPageSize+1, true), nil},
 }
 
 // warmFilters are a search for a word no application holds.
@@ -88,9 +89,8 @@ func WarmConnection(ctx context.Context, conn *pgx.Conn) error {
 // those collected are merely the first found. Only the order's columns are collected, so
 // that the covering indexes answer lists without a search without reading the table.
 func (s *Store) collectPage(ctx context.Context, mode pgx.QueryExecMode, filters, after sqlParts, order []sortCol, limit int) (int, []ListRow, error) {
-	args := append([]any{mode}, filters.args...)
-	args = append(append(append(args, countCap+1), after.args...), limit)
-	res, err := s.pool.Query(ctx, collectSQL(filters, after, order), args...)
+	args := append(append([]any{mode}, filters.args...), after.args...)
+	res, err := s.pool.Query(ctx, collectSQL(filters, after, order, limit), args...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("list applications: %w", err)
 	}
@@ -110,7 +110,7 @@ func (s *Store) collectPage(ctx context.Context, mode pgx.QueryExecMode, filters
 // collectSQL is the query of collectPage. The count is a window over the collected
 // matches, taken before the cursor conditions narrow them to the page; the inner alias is
 // "a" throughout, as the conditions and the order name their columns.
-func collectSQL(filters, after sqlParts, order []sortCol) string {
+func collectSQL(filters, after sqlParts, order []sortCol, limit int) string {
 	cols := make([]string, len(order))
 	for i, c := range order {
 		cols[i] = fmt.Sprintf(c.expr, "a")
@@ -123,8 +123,8 @@ func collectSQL(filters, after sqlParts, order []sortCol) string {
 		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
 		a.upstream_status, a.opened_at
 		FROM (SELECT a.id, a.total FROM (SELECT m.*, count(*) OVER () AS total FROM (SELECT ` + strings.Join(cols, ", ") +
-		` FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS m) AS a
-			WHERE ` + cursor + ` ORDER BY ` + orderBy(order, "a") + ` LIMIT ?) AS page
+		` FROM applications a WHERE ` + filters.sql() + limitSQL(countCap+1) + `) AS m) AS a
+			WHERE ` + cursor + ` ORDER BY ` + orderBy(order, "a") + limitSQL(limit) + `) AS page
 		JOIN applications a ON a.id = page.id
 		JOIN users u ON u.id = a.owner_id
 		ORDER BY ` + orderBy(order, "a"))

@@ -133,7 +133,7 @@ func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, after s
 // filterFirst it instead collects every match (OFFSET 0 keeps the planner from pushing the
 // order into the scan) and sorts them: best when the matches are few, or far along the index.
 func (s *Store) pageRows(ctx context.Context, mode pgx.QueryExecMode, where sqlParts, order []sortCol, limit int, filterFirst bool) ([]ListRow, error) {
-	res, err := s.pool.Query(ctx, pageSQL(where, order, filterFirst), append([]any{mode}, append(where.args, limit)...)...)
+	res, err := s.pool.Query(ctx, pageSQL(where, order, limit, filterFirst), append([]any{mode}, where.args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("list applications: %w", err)
 	}
@@ -144,12 +144,12 @@ func (s *Store) pageRows(ctx context.Context, mode pgx.QueryExecMode, where sqlP
 	return rows, nil
 }
 
-// pageSQL is the query of pageRows; its last parameter is the limit.
-func pageSQL(where sqlParts, order []sortCol, filterFirst bool) string {
-	inner := `SELECT a.id FROM applications a WHERE ` + where.sql() + ` ORDER BY ` + orderBy(order, "a") + ` LIMIT ?`
+// pageSQL is the query of pageRows. The limit is written into it (see limitSQL).
+func pageSQL(where sqlParts, order []sortCol, limit int, filterFirst bool) string {
+	inner := `SELECT a.id FROM applications a WHERE ` + where.sql() + ` ORDER BY ` + orderBy(order, "a") + limitSQL(limit)
 	if filterFirst {
 		inner = `SELECT f.id FROM (SELECT a.id, a.updated_at, a.created_at, a.status, a.sort_name FROM applications a WHERE ` +
-			where.sql() + ` OFFSET 0) AS f ORDER BY ` + orderBy(order, "f") + ` LIMIT ?`
+			where.sql() + ` OFFSET 0) AS f ORDER BY ` + orderBy(order, "f") + limitSQL(limit)
 	}
 	return numbered(`SELECT a.id, a.dba, a.legal_name, a.contact_name, a.contact_email, a.status, a.owner_id,
 		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
@@ -171,15 +171,26 @@ func scanListRow(row pgx.CollectableRow) (ListRow, error) {
 // countUpTo counts the matching applications, stopping after limit+1.
 func (s *Store) countUpTo(ctx context.Context, mode pgx.QueryExecMode, filters sqlParts, limit int) (int, error) {
 	var n int64
-	if err := s.pool.QueryRow(ctx, countSQL(filters), append([]any{mode}, append(filters.args, limit+1)...)...).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, countSQL(filters, limit), append([]any{mode}, filters.args...)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count applications: %w", err)
 	}
 	return int(n), nil
 }
 
-// countSQL is the query of countUpTo; its last parameter is the cap plus one.
-func countSQL(filters sqlParts) string {
-	return numbered(`SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS matching`)
+// countSQL is the query of countUpTo, counting up to limit+1.
+func countSQL(filters sqlParts, limit int) string {
+	return numbered(`SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + limitSQL(limit+1) + `) AS matching`)
+}
+
+// limitSQL writes a LIMIT into a statement rather than passing it as a parameter. The
+// prepared statements of the lists without a search or a date range are then planned once
+// per connection (after five runs PostgreSQL settles on the generic plan): with the limit
+// a parameter, the generic plan must guess it, costs more than a plan made for the value,
+// and PostgreSQL planned every run again, at twice the cost of running it (see
+// BENCHMARKS.md). The limits are few (the page size plus one, the caps plus one), so
+// the statements are few too.
+func limitSQL(limit int) string {
+	return " LIMIT " + strconv.Itoa(limit)
 }
 
 // rangeAgainstOrder reports whether the query bounds a date that is not the order's first key.
