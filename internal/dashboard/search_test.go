@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -160,5 +161,34 @@ func TestSearchWords(t *testing.T) {
 	}
 	if got, want := prefixQuery([]string{"o'brien", "fern"}), `'o''brien':* & 'fern':*`; got != want {
 		t.Errorf("prefixQuery = %s, want %s", got, want)
+	}
+}
+
+// The longest names and e-mail the forms take, in four-byte characters, still fit the
+// indexes that include search_words (a B-tree entry holds at most 2,704 bytes).
+func TestSearchWordsOfTheLongestFieldsFitTheIndexes(t *testing.T) {
+	t.Parallel()
+	f := newListFixture(t)
+	// Distinct characters (CJK, four bytes each), which do not compress.
+	next := rune(0x20000)
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteRune(next)
+			next++
+		}
+		return b.String()
+	}
+	id, dba := uuid.New(), word(200)
+	if err := f.db.Exec(`INSERT INTO applications (id, owner_id, dba, legal_name, contact_name, contact_email, draft)
+		VALUES (?, ?, ?, ?, ?, ?, '{}')`, id, f.rep.ID, dba, word(200), word(100), word(254)).Error; err != nil {
+		t.Fatal(err)
+	}
+	page, err := f.svc.List(context.Background(), f.rep, ListQuery{Search: string([]rune(dba)[:10])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Rows) != 1 || page.Rows[0].ID != id {
+		t.Errorf("search by the start of the DBA: %q", legalNames(page))
 	}
 }
