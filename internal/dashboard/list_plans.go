@@ -64,7 +64,7 @@ var warmSQL = []struct {
 		AND a.owner_id = '00000000-0000-0000-0000-000000000000' AND a.status = 'draft'
 		AND a.updated_at >= '2000-01-01' AND a.search_words @@ '''warm'':*'::tsquery LIMIT 251) AS matching`, nil},
 	{countSQL(warmFilters, countCap), nil},
-	{collectSQL(warmFilters, sqlParts{}, sortOrders[SortUpdated], DefaultPageSize+1), nil},
+	{collectSQL(warmFilters, sqlParts{}, sortOrders[SortUpdated], DefaultPageSize+1, true), nil},
 	{pageSQL(warmFilters, sortOrders[SortUpdated], DefaultPageSize+1, true), nil},
 }
 
@@ -83,14 +83,13 @@ func WarmConnection(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
-// collectPage collects up to countCap+1 applications matching filters, counts them and
-// returns the count with the page of them after the cursor conditions after, in order. The
-// page is the list's page only when the count is at most countCap; with more matches,
-// those collected are merely the first found. Only the order's columns are collected, so
-// that the covering indexes answer lists without a search without reading the table.
-func (s *Store) collectPage(ctx context.Context, mode pgx.QueryExecMode, filters, after sqlParts, order []sortCol, limit int) (int, []ListRow, error) {
+// collectPage collects up to countCap+1 applications matching filters (the first in
+// order when ordered, else the first found), counts them and returns the count with the
+// page of them after the cursor conditions after, in order. Only the order's columns are
+// collected, so that the covering indexes answer without reading the table.
+func (s *Store) collectPage(ctx context.Context, mode pgx.QueryExecMode, filters, after sqlParts, order []sortCol, limit int, ordered bool) (int, []ListRow, error) {
 	args := append(append([]any{mode}, filters.args...), after.args...)
-	res, err := s.pool.Query(ctx, collectSQL(filters, after, order, limit), args...)
+	res, err := s.pool.Query(ctx, collectSQL(filters, after, order, limit, ordered), args...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("list applications: %w", err)
 	}
@@ -110,7 +109,7 @@ func (s *Store) collectPage(ctx context.Context, mode pgx.QueryExecMode, filters
 // collectSQL is the query of collectPage. The count is a window over the collected
 // matches, taken before the cursor conditions narrow them to the page; the inner alias is
 // "a" throughout, as the conditions and the order name their columns.
-func collectSQL(filters, after sqlParts, order []sortCol, limit int) string {
+func collectSQL(filters, after sqlParts, order []sortCol, limit int, ordered bool) string {
 	cols := make([]string, len(order))
 	for i, c := range order {
 		cols[i] = fmt.Sprintf(c.expr, "a")
@@ -119,11 +118,15 @@ func collectSQL(filters, after sqlParts, order []sortCol, limit int) string {
 	if len(after.conds) > 0 {
 		cursor = after.sql()
 	}
+	collected := ""
+	if ordered {
+		collected = " ORDER BY " + orderBy(order, "a")
+	}
 	return numbered(`SELECT page.total, a.id, a.dba, a.legal_name, a.contact_name, a.contact_email, a.status, a.owner_id,
 		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
 		a.upstream_status, a.opened_at
 		FROM (SELECT a.id, a.total FROM (SELECT m.*, count(*) OVER () AS total FROM (SELECT ` + strings.Join(cols, ", ") +
-		` FROM applications a WHERE ` + filters.sql() + limitSQL(countCap+1) + `) AS m) AS a
+		` FROM applications a WHERE ` + filters.sql() + collected + limitSQL(countCap+1) + `) AS m) AS a
 			WHERE ` + cursor + ` ORDER BY ` + orderBy(order, "a") + limitSQL(limit) + `) AS page
 		JOIN applications a ON a.id = page.id
 		JOIN users u ON u.id = a.owner_id

@@ -91,13 +91,15 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 const filterFirstCap = 20_000
 
 // countThenPage counts the matches of a filtered list and reads its page. One statement
-// collects up to countCap+1 matches, counts them and sorts them into the page
-// (collectPage): when the matches are few, that is the page, read once. When there are
-// more, the page is found along the order's index instead, rather than by sorting them
-// all ("filter first") after a second read.
+// collects the first countCap+1 matches in the list's order, counts them and takes the
+// page from them (collectPage): that is the page unless it lies beyond them, on a later
+// page of a long list, which is then found along the order's index. A date range against
+// the order collects the matches in any order (see rangeAgainstOrder), and its page is
+// found apart whenever they pass the cap.
 func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, after sqlParts, order []sortCol) (int, []ListRow, error) {
 	mode := q.execMode()
-	total, rows, err := s.collectPage(ctx, mode, filters, after, order, q.Limit+1)
+	ordered := !q.rangeAgainstOrder(order)
+	total, rows, err := s.collectPage(ctx, mode, filters, after, order, q.Limit+1, ordered)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -107,11 +109,13 @@ func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, after s
 			return 0, nil, err
 		}
 	}
-	if total <= countCap {
+	if total <= countCap || ordered && len(rows) > q.Limit {
+		// All the matches were collected, or the first of them in order: those after the
+		// cursor begin the list after it, and there are more than a page of them.
 		return total, rows, nil
 	}
 	filterFirst := false
-	if q.rangeAgainstOrder(order) {
+	if !ordered {
 		// A date range on the other date than the order's: the planner expects matches spread
 		// evenly along the order's index, but the two dates move together, so the matches of
 		// an old range sit at the far end of it. Sort the matches instead while they are few.
