@@ -17,8 +17,9 @@ func (q ListQuery) unfiltered() bool {
 
 // execMode is how the list's statements are sent. A search or a date range is planned for
 // its own values every time (an unnamed statement): how many rows match decides the plan
-// (a rare word is best found in the search index, a common one along the order's index), and a prepared statement would switch to one generic plan for
-// every term after five executions. Other lists keep their prepared statements, whose
+// (a rare word is best found in the search index, a common one along the order's index),
+// and a prepared statement would switch to one generic plan for every term after five
+// executions. Other lists keep their prepared statements, whose
 // plans do not depend on the values and are not planned again.
 func (q ListQuery) execMode() pgx.QueryExecMode {
 	if q.Search != "" || !q.From.IsZero() || !q.To.IsZero() {
