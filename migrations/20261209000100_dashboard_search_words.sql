@@ -23,8 +23,8 @@
 -- finds the page of a common word along its index instead: those two indexes now INCLUDE
 -- search_words, so that PostgreSQL tests the words in the index entries (an index-only
 -- scan) rather than reading each row from the table. Adding the stored column rewrites the
--- table and the indexes are built again, and writes to applications wait meanwhile (about
--- 20 seconds per 100,000 applications on the benchmark machine).
+-- table and two indexes are built again, and writes to applications wait meanwhile (under
+-- a minute per 100,000 applications on the 2-core benchmark machine).
 CREATE EXTENSION IF NOT EXISTS btree_gin;
 
 ALTER TABLE applications ADD COLUMN search_words tsvector GENERATED ALWAYS AS (
