@@ -66,11 +66,18 @@ var warmSQL = []struct {
 		AND a.updated_at >= '2000-01-01' AND a.search_words @@ '''warm'':*'::tsquery LIMIT 251) AS matching`, nil},
 	{countSQL(warmFilters, countCap), nil},
 	{collectSQL(warmFilters, sqlParts{}, sortOrders[SortUpdated], DefaultPageSize+1, true), nil},
+	{collectSQL(warmRepFilters, sqlParts{}, sortOrders[SortUpdated], DefaultPageSize+1, true), nil},
 	{pageSQL(warmFilters, sortOrders[SortUpdated], DefaultPageSize+1, true), nil},
 }
 
-// warmFilters are a search for a word no application holds.
-var warmFilters = sqlParts{conds: []string{"a.deleted_at IS NULL", `a.search_words @@ '''qzxwarmqzx'':*'::tsquery`}}
+// warmFilters are a search for a word no application holds; warmRepFilters the same
+// search by a rep who owns none (a rep's search plans with the owner's columns of the
+// indexes, btree_gin's among them).
+var (
+	warmFilters    = sqlParts{conds: []string{"a.deleted_at IS NULL", `a.search_words @@ '''qzxwarmqzx'':*'::tsquery`}}
+	warmRepFilters = sqlParts{conds: []string{"a.deleted_at IS NULL", "a.owner_id = '00000000-0000-0000-0000-000000000000'",
+		`a.search_words @@ '''qzxwarmqzx'':*'::tsquery`}}
+)
 
 // WarmConnection loads what the dashboard's statements need of the catalogue into a new
 // connection, before it serves a request; the database package calls it for every
