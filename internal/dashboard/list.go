@@ -26,12 +26,18 @@ const (
 const DefaultPageSize = 25
 
 // countCap bounds the count of matching applications: counting is the one part of a list
-// that grows with the table, so beyond this the page says "1,000+" instead.
-const countCap = 1000
+// that grows with the table, so beyond this the page says "250+" instead. A count reads
+// each match it counts (a search, the row of each), so the cap is what a search costs at
+// most for its count: 250 keeps it about the cost of a page, and says as much as a larger
+// number would to someone who will narrow the search anyway.
+const countCap = 250
 
 // ListQuery is what the dashboard asks for. Zero values mean "any".
 type ListQuery struct {
-	// Search matches the DBA, legal name, contact name and contact e-mail, anywhere in them.
+	// Search matches applications with a word starting with each word of it in the DBA,
+	// legal name, contact name or contact e-mail, a business or contact phone number
+	// (whole, or without the country or area code), or the application's own or the
+	// processor's id, whole (see searchCondition).
 	Search string
 	// Status narrows the list to one of the portal's own statuses; Outcome
 	// to one outcome of the state table (states.Outcomes), as the list

@@ -35,16 +35,16 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 		order[i].desc = order[i].desc != q.Reverse != backwards
 	}
 
-	var filters sqlParts
+	var filters, after sqlParts
 	q.filters(&filters)
-	where := filters.clone()
 	cursor := q.After
 	if backwards {
 		cursor = q.Before
 	}
 	if cursor != uuid.Nil {
-		keyset(&where, order, cursor)
+		keyset(&after, order, cursor)
 	}
+	where := filters.and(after)
 	var (
 		total int
 		rows  []ListRow
@@ -53,7 +53,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 	if q.unfiltered() {
 		total, rows, err = s.countAndWalk(ctx, filters, where, order, q.Limit+1)
 	} else {
-		total, rows, err = s.countThenPage(ctx, q, filters, where, order)
+		total, rows, err = s.countThenPage(ctx, q, filters, after, order)
 	}
 	if err != nil {
 		return nil, err
@@ -90,17 +90,32 @@ func (s *Store) List(ctx context.Context, q ListQuery) (*ListPage, error) {
 // rather than found along the order's index (see countThenPage).
 const filterFirstCap = 20_000
 
-// countThenPage counts the matches of a filtered list and then reads the page in the shape
-// the count calls for: when the matches are few, collect and sort them ("filter first")
-// rather than walk the order's index past everything that does not match.
-func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, where sqlParts, order []sortCol) (int, []ListRow, error) {
+// countThenPage counts the matches of a filtered list and reads its page. One statement
+// collects the first countCap+1 matches in the list's order, counts them and takes the
+// page from them (collectPage): that is the page unless it lies beyond them, on a later
+// page of a long list, which is then found along the order's index. A date range against
+// the order collects the matches in any order (see rangeAgainstOrder), and its page is
+// found apart whenever they pass the cap.
+func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, after sqlParts, order []sortCol) (int, []ListRow, error) {
 	mode := q.execMode()
-	total, err := s.countUpTo(ctx, mode, filters, countCap)
+	ordered := !q.rangeAgainstOrder(order)
+	total, rows, err := s.collectPage(ctx, mode, filters, after, order, q.Limit+1, ordered)
 	if err != nil {
 		return 0, nil, err
 	}
-	filterFirst := total <= countCap
-	if !filterFirst && q.rangeAgainstOrder(order) {
+	if len(rows) == 0 && len(after.conds) > 0 {
+		// No match collected comes after the cursor, so no row carried the count.
+		if total, err = s.countUpTo(ctx, mode, filters, countCap); err != nil {
+			return 0, nil, err
+		}
+	}
+	if total <= countCap || ordered && len(rows) > q.Limit {
+		// All the matches were collected, or the first of them in order: those after the
+		// cursor begin the list after it, and there are more than a page of them.
+		return total, rows, nil
+	}
+	filterFirst := false
+	if !ordered {
 		// A date range on the other date than the order's: the planner expects matches spread
 		// evenly along the order's index, but the two dates move together, so the matches of
 		// an old range sit at the far end of it. Sort the matches instead while they are few.
@@ -110,7 +125,7 @@ func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, where s
 		}
 		filterFirst = more <= filterFirstCap
 	}
-	rows, err := s.pageRows(ctx, mode, where, order, q.Limit+1, filterFirst)
+	rows, err = s.pageRows(ctx, mode, filters.and(after), order, q.Limit+1, filterFirst)
 	return total, rows, err
 }
 
@@ -122,7 +137,7 @@ func (s *Store) countThenPage(ctx context.Context, q ListQuery, filters, where s
 // filterFirst it instead collects every match (OFFSET 0 keeps the planner from pushing the
 // order into the scan) and sorts them: best when the matches are few, or far along the index.
 func (s *Store) pageRows(ctx context.Context, mode pgx.QueryExecMode, where sqlParts, order []sortCol, limit int, filterFirst bool) ([]ListRow, error) {
-	res, err := s.pool.Query(ctx, pageSQL(where, order, filterFirst), append([]any{mode}, append(where.args, limit)...)...)
+	res, err := s.pool.Query(ctx, pageSQL(where, order, limit, filterFirst), append([]any{mode}, where.args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("list applications: %w", err)
 	}
@@ -133,12 +148,12 @@ func (s *Store) pageRows(ctx context.Context, mode pgx.QueryExecMode, where sqlP
 	return rows, nil
 }
 
-// pageSQL is the query of pageRows; its last parameter is the limit.
-func pageSQL(where sqlParts, order []sortCol, filterFirst bool) string {
-	inner := `SELECT a.id FROM applications a WHERE ` + where.sql() + ` ORDER BY ` + orderBy(order, "a") + ` LIMIT ?`
+// pageSQL is the query of pageRows. The limit is written into it (see limitSQL).
+func pageSQL(where sqlParts, order []sortCol, limit int, filterFirst bool) string {
+	inner := `SELECT a.id FROM applications a WHERE ` + where.sql() + ` ORDER BY ` + orderBy(order, "a") + limitSQL(limit)
 	if filterFirst {
 		inner = `SELECT f.id FROM (SELECT a.id, a.updated_at, a.created_at, a.status, a.sort_name FROM applications a WHERE ` +
-			where.sql() + ` OFFSET 0) AS f ORDER BY ` + orderBy(order, "f") + ` LIMIT ?`
+			where.sql() + ` OFFSET 0) AS f ORDER BY ` + orderBy(order, "f") + limitSQL(limit)
 	}
 	return numbered(`SELECT a.id, a.dba, a.legal_name, a.contact_name, a.contact_email, a.status, a.owner_id,
 		COALESCE(NULLIF(u.name, ''), u.email) AS owner_name, a.created_at, a.updated_at, a.deleted_at,
@@ -160,15 +175,26 @@ func scanListRow(row pgx.CollectableRow) (ListRow, error) {
 // countUpTo counts the matching applications, stopping after limit+1.
 func (s *Store) countUpTo(ctx context.Context, mode pgx.QueryExecMode, filters sqlParts, limit int) (int, error) {
 	var n int64
-	if err := s.pool.QueryRow(ctx, countSQL(filters), append([]any{mode}, append(filters.args, limit+1)...)...).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, countSQL(filters, limit), append([]any{mode}, filters.args...)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count applications: %w", err)
 	}
 	return int(n), nil
 }
 
-// countSQL is the query of countUpTo; its last parameter is the cap plus one.
-func countSQL(filters sqlParts) string {
-	return numbered(`SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + ` LIMIT ?) AS matching`)
+// countSQL is the query of countUpTo, counting up to limit+1.
+func countSQL(filters sqlParts, limit int) string {
+	return numbered(`SELECT count(*) FROM (SELECT 1 FROM applications a WHERE ` + filters.sql() + limitSQL(limit+1) + `) AS matching`)
+}
+
+// limitSQL writes a LIMIT into a statement rather than passing it as a parameter. The
+// prepared statements of the lists without a search or a date range are then planned once
+// per connection (after five runs PostgreSQL settles on the generic plan): with the limit
+// a parameter, the generic plan must guess it, costs more than a plan made for the value,
+// and PostgreSQL planned every run again, at twice the cost of running it (see
+// BENCHMARKS.md). The limits are few (the page size plus one, the caps plus one), so
+// the statements are few too.
+func limitSQL(limit int) string {
+	return " LIMIT " + strconv.Itoa(limit)
 }
 
 // rangeAgainstOrder reports whether the query bounds a date that is not the order's first key.
@@ -213,8 +239,7 @@ func (q ListQuery) filters(w *sqlParts) {
 		outcomeFilter(w, f)
 	}
 	if term := strings.TrimSpace(q.Search); term != "" {
-		// search_text is already lower case; the trigram index serves LIKE '%...%'.
-		w.add(`a.search_text LIKE ?`, "%"+escapeLike(strings.ToLower(term))+"%")
+		searchCondition(w, term)
 	}
 	column := "a.updated_at"
 	if q.DateField == DateCreated {
@@ -280,11 +305,6 @@ func comparison(c sortCol, orEqual bool) string {
 	return op
 }
 
-// escapeLike makes user input match literally in a LIKE pattern.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // numbered turns the ? placeholders of the built SQL into PostgreSQL's $1, $2, ... (the SQL
 // is the store's own: no ? stands anywhere else in it).
 func numbered(sql string) string {
@@ -316,8 +336,9 @@ func (p *sqlParts) add(cond string, args ...any) {
 	p.args = append(p.args, args...)
 }
 
-func (p *sqlParts) clone() sqlParts {
-	return sqlParts{conds: slices.Clone(p.conds), args: slices.Clone(p.args)}
+// and returns the conditions of p and then those of o.
+func (p *sqlParts) and(o sqlParts) sqlParts {
+	return sqlParts{conds: slices.Concat(p.conds, o.conds), args: slices.Concat(p.args, o.args)}
 }
 
 func (p *sqlParts) sql() string { return strings.Join(p.conds, " AND ") }

@@ -211,15 +211,15 @@ func TestListCountIsCapped(t *testing.T) {
 	if page.Total != countCap || !page.Capped || len(page.Rows) != DefaultPageSize || page.Next == uuid.Nil || page.Prev != uuid.Nil {
 		t.Errorf("total %d capped %v rows %d next %v prev %v", page.Total, page.Capped, len(page.Rows), page.Next, page.Prev)
 	}
-	page, err = f.svc.List(context.Background(), f.admin, ListQuery{Search: "bulk 99"})
+	page, err = f.svc.List(context.Background(), f.admin, ListQuery{Search: "bulk 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page.Total != 11 || page.Capped { // 99 and 990 to 999
+	if page.Total != 111 || page.Capped { // 1, 10 to 19 and 100 to 199: the words starting "1"
 		t.Errorf("search: total %d capped %v", page.Total, page.Capped)
 	}
 	for _, r := range page.Rows {
-		if !strings.HasPrefix(r.DBA, "Bulk 99") {
+		if !strings.HasPrefix(r.DBA, "Bulk 1") {
 			t.Errorf("search matched %q", r.DBA)
 		}
 	}
@@ -260,6 +260,11 @@ func TestListPagesThroughManyRowsInEveryOrder(t *testing.T) {
 		{"status", ListQuery{Sort: SortStatus}, "status, updated_at DESC, id", ""},
 		{"created range, updated order", ListQuery{DateField: DateCreated, From: from, To: to}, "updated_at DESC, id",
 			"AND created_at >= '2025-01-05' AND created_at < '2025-06-01'"},
+		// More matches than the count cap: the first pages come from the matches collected in
+		// order, the later ones from the order's index.
+		{"status filter", ListQuery{Status: models.StatusLinked}, "updated_at DESC, id", "AND status = 'linked'"},
+		{"search, by name", ListQuery{Search: "shop", Sort: SortName}, "sort_name, id", "AND dba LIKE 'Shop %'"},
+		{"search, oldest", ListQuery{Search: "shop", Sort: SortCreated, Reverse: true}, "created_at, id DESC", "AND dba LIKE 'Shop %'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,6 +272,7 @@ func TestListPagesThroughManyRowsInEveryOrder(t *testing.T) {
 			q := tt.q
 			q.Limit = 100
 			var got []uuid.UUID
+			var last *ListPage
 			for range 30 {
 				p, err := f.svc.List(context.Background(), f.admin, q)
 				if err != nil {
@@ -275,6 +281,7 @@ func TestListPagesThroughManyRowsInEveryOrder(t *testing.T) {
 				for _, r := range p.Rows {
 					got = append(got, r.ID)
 				}
+				last = p
 				if p.Next == uuid.Nil {
 					break
 				}
@@ -282,6 +289,25 @@ func TestListPagesThroughManyRowsInEveryOrder(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("paged %d rows, want %d in the same order", len(got), len(want))
+			}
+			// And back from the last page to the first.
+			var back []uuid.UUID
+			for _, r := range last.Rows {
+				back = append(back, r.ID)
+			}
+			q.After = uuid.Nil
+			for q.Before = last.Prev; q.Before != uuid.Nil; q.Before = last.Prev {
+				if last, err = f.svc.List(context.Background(), f.admin, q); err != nil {
+					t.Fatal(err)
+				}
+				ids := make([]uuid.UUID, 0, len(last.Rows)+len(back))
+				for _, r := range last.Rows {
+					ids = append(ids, r.ID)
+				}
+				back = append(ids, back...)
+			}
+			if !slices.Equal(back, want) {
+				t.Errorf("paged back %d rows, want %d in the same order", len(back), len(want))
 			}
 		})
 	}
