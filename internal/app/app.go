@@ -21,6 +21,7 @@ import (
 	"github.com/payportal/portal/internal/dashboard"
 	"github.com/payportal/portal/internal/database"
 	"github.com/payportal/portal/internal/documents"
+	"github.com/payportal/portal/internal/fieldcrypt"
 	"github.com/payportal/portal/internal/handoff"
 	"github.com/payportal/portal/internal/imports"
 	"github.com/payportal/portal/internal/insights"
@@ -177,26 +178,8 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		return nil, err
 	}
 
-	// Background jobs: every worker is registered here, before the caller
-	// starts the queue.
-	jobsCfg := jobs.ConfigFrom(cfg.Workers)
-	jobsCfg.PollInterval, jobsCfg.RetryDelay = opts.JobPollInterval, opts.JobRetryDelay
-	jobsCfg.Instance = cfg.Instance
-	queue, err := jobs.New(db.Pool, jobsCfg, log)
+	queue, sender, outbox, err := wireQueueAndMail(ctx, cfg, db, opts, ring, appStore, now, log)
 	if err != nil {
-		return nil, err
-	}
-	sender, err := mail.NewSender(cfg.SMTP, cfg.ResellerName)
-	if err != nil {
-		return nil, err
-	}
-	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, KeyRing: ring, Now: now, Log: log})
-	// Secret links stored in the clear before links were sealed (hand-off links and
-	// messages' links) are sealed once, by a job; a start reads only what is done.
-	if err := jobs.ScheduleOneTimeTasks(ctx, queue, []jobs.OneTimeTask{
-		{Name: "seal_legacy_handoff_links", Run: appStore.SealLegacyLinks},
-		{Name: "seal_legacy_outbox_links", Run: outbox.SealLegacyLinks},
-	}, now, log); err != nil {
 		return nil, err
 	}
 	authService := auth.NewService(db, auth.Options{
@@ -294,6 +277,34 @@ func Build(ctx context.Context, cfg *config.Config, db *database.DB, log *slog.L
 		WebhookEndpoints: webhooks.NewHandlers(webhookService, views),
 	})
 	return &App{Config: cfg, DB: db, Log: log, Sessions: sessions, Auth: authService, Pricing: pricingService, Documents: docService, DocumentStorage: docStorage, Jobs: queue, Outbox: outbox, Upstream: upstreamClient, Store: appStore, Applications: workspaceService, Sealer: sealer, Dashboard: dashboardService, Submissions: submissions, Reminders: reminderService, Imports: importService, Merchants: merchantService, Payments: paymentService, Terminals: terminalService, Keys: keyService, Webhooks: webhookService, DocumentProxy: documentProxy, APIKeys: api.Keys, Handler: handler}, nil
+}
+
+// wireQueueAndMail makes the job queue (every worker is registered on it
+// before the caller starts it), the mail sender and the outbox, and queues the
+// one-time tasks not done yet: secret links stored in the clear before links
+// were sealed (hand-off links and messages' links) are sealed once, by a job;
+// a start reads only what is done.
+func wireQueueAndMail(ctx context.Context, cfg *config.Config, db *database.DB, opts Options, ring *fieldcrypt.KeyRing,
+	appStore *applications.Store, now func() time.Time, log *slog.Logger) (*jobs.Queue, mail.Sender, *mail.Outbox, error) {
+	jobsCfg := jobs.ConfigFrom(cfg.Workers)
+	jobsCfg.PollInterval, jobsCfg.RetryDelay = opts.JobPollInterval, opts.JobRetryDelay
+	jobsCfg.Instance = cfg.Instance
+	queue, err := jobs.New(db.Pool, jobsCfg, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sender, err := mail.NewSender(cfg.SMTP, cfg.ResellerName)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	outbox := mail.NewOutbox(mail.Deps{Pool: db.Pool, Queue: queue, Sender: sender, SMTP: cfg.SMTP, KeyRing: ring, Now: now, Log: log})
+	if err := jobs.ScheduleOneTimeTasks(ctx, queue, []jobs.OneTimeTask{
+		{Name: "seal_legacy_handoff_links", Run: appStore.SealLegacyLinks},
+		{Name: "seal_legacy_outbox_links", Run: outbox.SealLegacyLinks},
+	}, now, log); err != nil {
+		return nil, nil, nil, err
+	}
+	return queue, sender, outbox, nil
 }
 
 // documentTitles names the document types for the readiness checklist.

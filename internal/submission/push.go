@@ -229,31 +229,10 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	if docsToRecord {
 		listed.Go(func() { docs, listErr = st.documents(ctx, a.ID) })
 	}
-	upID := deref(a.UpstreamApplicationID)
-	// started is the outcome of storing the upstream application's id: done
-	// already, or running beside the first calls that use it. Each step waits
-	// for it before recording itself, so the records keep the steps' order;
-	// the upstream needs no wait, since a start repeated with our id returns
-	// the same application.
-	started := make(chan error, 1)
-	if upID == "" {
-		var err error
-		upID, err = w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
-			ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
-		})
-		if upstream.IsPricingCodeRefused(err) {
-			listed.Wait()
-			return w.pricingCodeRefused(ctx, a, err)
-		}
-		if err != nil {
-			listed.Wait()
-			return stepFailed(stepStart, err)
-		}
-		go func() { started <- st.started(ctx, a.ID, a.SubmissionCount, upID) }()
-	} else {
-		started <- nil
+	upID, startedOnce, err := w.startUpstream(ctx, st, a, &listed)
+	if startedOnce == nil {
+		return err
 	}
-	startedOnce := sync.OnceValue(func() error { return <-started })
 	// Every PATCH must come before the link; the documents may go up beside
 	// it, as soon as the upstream application exists.
 	var (
@@ -280,18 +259,53 @@ func (w *PushWorker) push(ctx context.Context, st *pushStore, a *models.Applicat
 	}
 	a.UpstreamApplicationID = &upID
 	if err := firstFailure(dataErr, docsErr); err != nil {
-		if rerr := docsRecorded(); rerr != nil {
-			return errors.Join(err, rerr)
-		}
-		if docsToRecord && docsErr == nil && !errors.Is(err, errMovedOn) {
-			// The documents are up though the data is not: the next run sends the data alone.
-			if rerr := st.documentsSent(ctx, a); rerr != nil {
-				return errors.Join(err, rerr)
-			}
-		}
-		return err
+		return sendFailed(ctx, st, a, err, docsToRecord && docsErr == nil, docsRecorded)
 	}
 	return w.link(ctx, st, a, upID, linkInputs{dataNotResent: dataNotResent, recordDocuments: docsToRecord, docsRecorded: docsRecorded})
+}
+
+// startUpstream starts the upstream application unless it has an id already,
+// and returns the id and a function that waits for the id's record. started is
+// the outcome of storing the id: done already, or running beside the first
+// calls that use it. Each step waits for it before recording itself, so the
+// records keep the steps' order; the upstream needs no wait, since a start
+// repeated with our id returns the same application. A nil function means the
+// push stops here, with the error returned (nil when the refusal was handled).
+func (w *PushWorker) startUpstream(ctx context.Context, st *pushStore, a *models.Application, listed *sync.WaitGroup) (string, func() error, error) {
+	started := make(chan error, 1)
+	wait := sync.OnceValue(func() error { return <-started })
+	if upID := deref(a.UpstreamApplicationID); upID != "" {
+		started <- nil
+		return upID, wait, nil
+	}
+	upID, err := w.d.Upstream.StartApplication(ctx, upstream.StartRequest{
+		ExternalApplicationID: a.ID.String(), PricingCode: deref(a.SubmittedPricingCode),
+	})
+	if upstream.IsPricingCodeRefused(err) {
+		listed.Wait()
+		return "", nil, w.pricingCodeRefused(ctx, a, err)
+	}
+	if err != nil {
+		listed.Wait()
+		return "", nil, stepFailed(stepStart, err)
+	}
+	go func() { started <- st.started(ctx, a.ID, a.SubmissionCount, upID) }()
+	return upID, wait, nil
+}
+
+// sendFailed records what went up when the data or the documents did not:
+// the documents' records, and, when the documents all went up though the data
+// did not (docsUp), that they are sent, so the next run sends the data alone.
+func sendFailed(ctx context.Context, st *pushStore, a *models.Application, err error, docsUp bool, docsRecorded func() error) error {
+	if rerr := docsRecorded(); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	if docsUp && !errors.Is(err, errMovedOn) {
+		if rerr := st.documentsSent(ctx, a); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+	}
+	return err
 }
 
 // linkInputs is what the last step learns from the ones before it.
