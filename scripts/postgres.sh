@@ -62,16 +62,29 @@ port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if ! as_owner "$bindir/pg_ctl" -D "$data_dir/db" status >/dev/null 2>&1; then
 	# Another server (say a cluster of another checkout) may hold the port:
 	# move this cluster to the next free one rather than fail.
+	# A port nobody listens on may still be held by a client's connection (ports in
+	# the ephemeral range): when the server cannot bind it, the next one is tried.
 	configured=$(grep -E '^port = ' "$data_dir/db/postgresql.conf" | tail -n 1 | sed 's/port = //')
 	port=${configured:-$port}
-	while port_busy "$port"; do
-		log "port $port is taken; trying $((port + 1))"
+	for attempt in $(seq 1 20); do
+		while port_busy "$port"; do
+			log "port $port is taken; trying $((port + 1))"
+			port=$((port + 1))
+		done
+		if [ "$port" != "$configured" ]; then
+			echo "port = $port" | as_owner tee -a "$data_dir/db/postgresql.conf" >/dev/null
+			configured=$port
+		fi
+		if as_owner "$bindir/pg_ctl" -D "$data_dir/db" -l "$data_dir/db/server.log" -w -t 30 start >/dev/null; then
+			break
+		fi
+		if [ "$attempt" = 20 ] || ! tail -n 5 "$data_dir/db/server.log" | grep -q "could not bind"; then
+			log "PostgreSQL did not start; see $data_dir/db/server.log"
+			exit 1
+		fi
+		log "port $port could not be bound; trying $((port + 1))"
 		port=$((port + 1))
 	done
-	if [ "$port" != "$configured" ]; then
-		echo "port = $port" | as_owner tee -a "$data_dir/db/postgresql.conf" >/dev/null
-	fi
-	as_owner "$bindir/pg_ctl" -D "$data_dir/db" -l "$data_dir/db/server.log" -w -t 30 start >/dev/null
 else
 	port=$(grep -E '^port = ' "$data_dir/db/postgresql.conf" | tail -n 1 | sed 's/port = //')
 fi
