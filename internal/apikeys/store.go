@@ -42,22 +42,10 @@ func (k *Key) Revoked() bool { return k.RevokedAt != nil }
 func (k *Key) Works() bool { return !k.Revoked() && (k.Scope.Kind != ScopeRep || k.RepActive) }
 
 // Store reads and writes the api_keys table.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct{ database.Tables }
 
 // NewStore returns a store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
-
-// InTx runs fn in one transaction.
-func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
-}
-
-func (s *Store) on(q database.Querier) database.Querier {
-	if q == nil {
-		return s.pool
-	}
-	return q
-}
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{database.Tables{Pool: pool}} }
 
 // keyColumns are the columns scanKey reads, from api_keys k, its rep r and its creator c.
 const keyColumns = `k.id, k.name, k.prefix, k.scope, COALESCE(k.rep_user_id, '00000000-0000-0000-0000-000000000000'::uuid),
@@ -81,7 +69,7 @@ func (s *Store) insert(ctx context.Context, q database.Querier, k *Key, hash []b
 	if k.Scope.Kind == ScopeRep {
 		rep = &k.Scope.RepID
 	}
-	_, err := s.on(q).Exec(ctx, `INSERT INTO api_keys (id, name, prefix, secret_sha256, scope, rep_user_id, access, created_by, created_at)
+	_, err := s.On(q).Exec(ctx, `INSERT INTO api_keys (id, name, prefix, secret_sha256, scope, rep_user_id, access, created_by, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		k.ID, k.Name, k.Prefix, hash, string(k.Scope.Kind), rep, string(k.Access), k.CreatedBy, k.CreatedAt)
 	if err != nil {
@@ -92,7 +80,7 @@ func (s *Store) insert(ctx context.Context, q database.Querier, k *Key, hash []b
 
 // List returns every key, newest first.
 func (s *Store) List(ctx context.Context) ([]Key, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+keyColumns+keyFrom+` ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC, k.id`)
+	rows, err := s.Pool.Query(ctx, `SELECT `+keyColumns+keyFrom+` ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC, k.id`)
 	if err != nil {
 		return nil, fmt.Errorf("list API keys: %w", err)
 	}
@@ -105,7 +93,7 @@ func (s *Store) List(ctx context.Context) ([]Key, error) {
 
 // Get loads one key, or models.ErrNotFound.
 func (s *Store) Get(ctx context.Context, q database.Querier, id uuid.UUID) (*Key, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT `+keyColumns+keyFrom+` WHERE k.id = $1`, id)
+	rows, err := s.On(q).Query(ctx, `SELECT `+keyColumns+keyFrom+` WHERE k.id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("load API key: %w", err)
 	}
@@ -126,7 +114,7 @@ func (s *Store) ByHash(ctx context.Context, hash []byte) (*Key, *models.User, []
 	var stored []byte
 	var rep models.User
 	var repRole string
-	rows, err := s.pool.Query(ctx, `SELECT `+keyColumns+`, k.secret_sha256, COALESCE(r.email, ''), COALESCE(r.role, ''),
+	rows, err := s.Pool.Query(ctx, `SELECT `+keyColumns+`, k.secret_sha256, COALESCE(r.email, ''), COALESCE(r.role, ''),
 		COALESCE(r.time_zone, '')`+keyFrom+` WHERE k.secret_sha256 = $1`, hash)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("find API key: %w", err)
@@ -155,7 +143,7 @@ func (s *Store) ByHash(ctx context.Context, hash []byte) (*Key, *models.User, []
 
 // revoke marks a key revoked unless it already is; it reports whether it changed.
 func (s *Store) revoke(ctx context.Context, q database.Querier, id, by uuid.UUID, at time.Time) (bool, error) {
-	tag, err := s.on(q).Exec(ctx, `UPDATE api_keys SET revoked_at = $2, revoked_by = $3 WHERE id = $1 AND revoked_at IS NULL`, id, at, by)
+	tag, err := s.On(q).Exec(ctx, `UPDATE api_keys SET revoked_at = $2, revoked_by = $3 WHERE id = $1 AND revoked_at IS NULL`, id, at, by)
 	if err != nil {
 		return false, fmt.Errorf("revoke API key: %w", err)
 	}
@@ -168,7 +156,7 @@ const lastUseGranularity = time.Minute
 
 // touch records that a key was used at, at most once per lastUseGranularity.
 func (s *Store) touch(ctx context.Context, id uuid.UUID, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE api_keys SET last_used_at = $2
+	_, err := s.Pool.Exec(ctx, `UPDATE api_keys SET last_used_at = $2
 		WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`, id, at, at.Add(-lastUseGranularity))
 	if err != nil {
 		return fmt.Errorf("record API key use: %w", err)
@@ -184,7 +172,7 @@ type Rep struct {
 
 // reps lists the active sales reps, by name.
 func (s *Store) reps(ctx context.Context) ([]Rep, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, COALESCE(NULLIF(name, ''), email) FROM users
+	rows, err := s.Pool.Query(ctx, `SELECT id, COALESCE(NULLIF(name, ''), email) FROM users
 		WHERE role = 'sales_rep' AND active ORDER BY lower(COALESCE(NULLIF(name, ''), email)), id`)
 	if err != nil {
 		return nil, fmt.Errorf("list sales reps: %w", err)

@@ -73,7 +73,7 @@ func HashOpenToken(token string) string {
 // AddOpenToken keeps a new tracked link's token, as its hash, for an application: every
 // e-mail that carries the link mints one, and each works until it expires.
 func (s *Store) AddOpenToken(ctx context.Context, q database.Querier, appID uuid.UUID, token string, now time.Time) error {
-	_, err := s.on(q).Exec(ctx, `INSERT INTO handoff_open_tokens (token_hash, application_id, created_at, expires_at)
+	_, err := s.On(q).Exec(ctx, `INSERT INTO handoff_open_tokens (token_hash, application_id, created_at, expires_at)
 		VALUES ($1, $2, $3, $4)`, HashOpenToken(token), appID, now, now.Add(OpenTokenLifetime))
 	if err != nil {
 		return fmt.Errorf("keep tracked link: %w", err)
@@ -88,7 +88,7 @@ func (s *Store) SealLegacyLinks(ctx context.Context) (int, error) {
 	if s.links == nil {
 		return 0, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, handoff_link FROM applications
+	rows, err := s.Pool.Query(ctx, `SELECT id, handoff_link FROM applications
 		WHERE handoff_link IS NOT NULL AND handoff_link <> '' AND handoff_link NOT LIKE 'v1.%'`)
 	if err != nil {
 		return 0, fmt.Errorf("list hand-off links to seal: %w", err)
@@ -106,7 +106,7 @@ func (s *Store) SealLegacyLinks(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, err := s.pool.Exec(ctx, `UPDATE applications SET handoff_link = $2 WHERE id = $1 AND handoff_link = $3`, l.ID, sealed, l.Link); err != nil {
+		if _, err := s.Pool.Exec(ctx, `UPDATE applications SET handoff_link = $2 WHERE id = $1 AND handoff_link = $3`, l.ID, sealed, l.Link); err != nil {
 			return 0, fmt.Errorf("seal hand-off link: %w", err)
 		}
 	}

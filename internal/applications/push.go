@@ -31,7 +31,7 @@ type Submission struct {
 // snapshot exactly the draft that was checked. ErrNoMatch means it changed meanwhile.
 func (s *Store) Submit(ctx context.Context, q database.Querier, a *models.Application, sub Submission) (int, error) {
 	var n int
-	err := s.on(q).QueryRow(ctx, `UPDATE applications
+	err := s.On(q).QueryRow(ctx, `UPDATE applications
 		SET status = 'submitting', submission_count = submission_count + 1,
 		    submitted_pricing_code = $3, submitted_snapshot = $4, submitted_at = $5, submitted_by = $6,
 		    data_sent_at = NULL, documents_sent_at = NULL, push_attempts = 0,
@@ -55,7 +55,7 @@ const pushGuard = `id = $1 AND submission_count = $2 AND status = 'submitting' A
 // BeginPush counts one more run of the push of submission n and returns the
 // application, or ErrNoMatch when that submission is no longer being pushed.
 func (s *Store) BeginPush(ctx context.Context, q database.Querier, id uuid.UUID, n int, now time.Time) (*models.Application, error) {
-	a, err := one(ctx, s.on(q), "begin push", `UPDATE applications
+	a, err := one(ctx, s.On(q), "begin push", `UPDATE applications
 		SET push_attempts = push_attempts + 1, push_started_at = coalesce(push_started_at, $3)
 		WHERE `+pushGuard+` RETURNING `+columns, id, n, now)
 	if errors.Is(err, models.ErrNotFound) {
@@ -139,7 +139,7 @@ type InFlight struct {
 
 // Submitting lists the applications in submitting, the oldest change first.
 func (s *Store) Submitting(ctx context.Context, q database.Querier) ([]InFlight, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT id, submission_count FROM applications
+	rows, err := s.On(q).Query(ctx, `SELECT id, submission_count FROM applications
 		WHERE status = 'submitting' AND deleted_at IS NULL ORDER BY updated_at`)
 	if err != nil {
 		return nil, fmt.Errorf("list submissions in flight: %w", err)
@@ -161,7 +161,7 @@ func (s *Store) RecordOpen(ctx context.Context, q database.Querier, token string
 		link  string
 		first bool
 	)
-	err := s.on(q).QueryRow(ctx, `WITH prev AS (
+	err := s.On(q).QueryRow(ctx, `WITH prev AS (
 			SELECT a.id, a.opened_at FROM applications a
 			JOIN handoff_open_tokens t ON t.application_id = a.id
 			WHERE t.token_hash = $1 AND t.expires_at > $2 AND a.deleted_at IS NULL AND a.handoff_link IS NOT NULL
@@ -184,7 +184,7 @@ func (s *Store) RecordOpen(ctx context.Context, q database.Querier, token string
 // ShowUpstreamStatus shows the upstream's status on the application when it is newer
 // (by created, the upstream's time) than the one shown, and reports whether it did.
 func (s *Store) ShowUpstreamStatus(ctx context.Context, q database.Querier, id uuid.UUID, status string, created time.Time) (bool, error) {
-	tag, err := s.on(q).Exec(ctx, `UPDATE applications SET upstream_status = $2, upstream_status_at = $3
+	tag, err := s.On(q).Exec(ctx, `UPDATE applications SET upstream_status = $2, upstream_status_at = $3
 		WHERE id = $1 AND (upstream_status_at IS NULL OR upstream_status_at < $3)`, id, status, created)
 	if err != nil {
 		return false, fmt.Errorf("update upstream status: %w", err)

@@ -25,25 +25,13 @@ var ErrNoMatch = errors.New("applications: no row matched")
 // records the audit entry and enqueues jobs, so that all of it commits or none does.
 // Access rules are the methods Visible and Editable; the writes do what they are told.
 type Store struct {
-	pool *pgxpool.Pool
+	database.Tables
 	// links seals hand-off links (handoff_link.go); nil stores them as given.
 	links *fieldcrypt.KeyRing
 }
 
 // NewStore returns a store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
-
-// InTx runs fn in one transaction: the one transaction type of the portal.
-func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
-}
-
-func (s *Store) on(q database.Querier) database.Querier {
-	if q == nil {
-		return s.pool
-	}
-	return q
-}
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{Tables: database.Tables{Pool: pool}} }
 
 // columns are the columns of models.Application, in the order the struct declares them.
 const columns = `id, owner_id, status, legal_name, dba, contact_name, contact_email, draft, pricing_model_id,
@@ -71,17 +59,17 @@ func one(ctx context.Context, q database.Querier, what, sql string, args ...any)
 // Get loads a live (not deleted) application whoever asks; rooms that act for a person
 // use Visible or Editable instead.
 func (s *Store) Get(ctx context.Context, q database.Querier, id uuid.UUID) (*models.Application, error) {
-	return one(ctx, s.on(q), "load application", `SELECT `+columns+` FROM applications WHERE id = $1 AND deleted_at IS NULL`, id)
+	return one(ctx, s.On(q), "load application", `SELECT `+columns+` FROM applications WHERE id = $1 AND deleted_at IS NULL`, id)
 }
 
 // Deleted loads a soft-deleted application; any other id is models.ErrNotFound.
 func (s *Store) Deleted(ctx context.Context, q database.Querier, id uuid.UUID) (*models.Application, error) {
-	return one(ctx, s.on(q), "load deleted application", `SELECT `+columns+` FROM applications WHERE id = $1 AND deleted_at IS NOT NULL`, id)
+	return one(ctx, s.On(q), "load deleted application", `SELECT `+columns+` FROM applications WHERE id = $1 AND deleted_at IS NOT NULL`, id)
 }
 
 // Insert stores a new application.
 func (s *Store) Insert(ctx context.Context, q database.Querier, a *models.Application) error {
-	_, err := s.on(q).Exec(ctx, `INSERT INTO applications (id, owner_id, status, legal_name, dba, contact_name,
+	_, err := s.On(q).Exec(ctx, `INSERT INTO applications (id, owner_id, status, legal_name, dba, contact_name,
 			contact_email, draft, pricing_model_id, version, created_at, updated_at, tin_index)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		a.ID, a.OwnerID, string(a.Status), a.LegalName, a.DBA, a.ContactName, a.ContactEmail, jsonText(a.Draft),
@@ -128,7 +116,7 @@ func (s *Store) Restore(ctx context.Context, q database.Querier, id uuid.UUID, n
 
 // update runs a conditional UPDATE; ErrNoMatch when it changed no row.
 func (s *Store) update(ctx context.Context, q database.Querier, what, sql string, args ...any) error {
-	tag, err := s.on(q).Exec(ctx, sql, args...)
+	tag, err := s.On(q).Exec(ctx, sql, args...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -149,7 +137,7 @@ func jsonText(j models.JSON) *string {
 
 // Querier returns the pool, for reads outside a transaction by rooms that take a
 // database.Querier (the audit history).
-func (s *Store) Querier() database.Querier { return s.pool }
+func (s *Store) Querier() database.Querier { return s.Pool }
 
 // InsertMany stores new applications in one statement (COPY), for imports: the same
 // columns as Insert.

@@ -55,7 +55,7 @@ func (s *Store) SetTINIndex(ctx context.Context, q database.Querier, id uuid.UUI
 // find them indexed) whose TIN index is missing or was not computed under the active key,
 // after the id given (uuid.Nil to start), in id order.
 func (s *Store) WithoutCurrentTINIndex(ctx context.Context, q database.Querier, activeKeyID string, after uuid.UUID, limit int) ([]uuid.UUID, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT id FROM applications
+	rows, err := s.On(q).Query(ctx, `SELECT id FROM applications
 		WHERE id > $1 AND (tin_index IS NULL OR (tin_index <> '' AND tin_index NOT LIKE $2 || ':%'))
 		ORDER BY id LIMIT $3`, after, activeKeyID, limit)
 	if err != nil {

@@ -26,7 +26,7 @@ func scanUser(row pgx.CollectableRow) (models.User, error) {
 
 // User loads the user who owns, or may own, an application.
 func (s *Store) User(ctx context.Context, q database.Querier, id uuid.UUID) (*models.User, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
+	rows, err := s.On(q).Query(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("load user: %w", err)
 	}
@@ -43,7 +43,7 @@ func (s *Store) User(ctx context.Context, q database.Querier, id uuid.UUID) (*mo
 // Users lists every admin and sales rep by name, for the admins' owner filter
 // and reassignment (merchant users never own applications).
 func (s *Store) Users(ctx context.Context, q database.Querier) ([]models.User, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT `+userColumns+` FROM users WHERE role IN ('admin', 'sales_rep')
+	rows, err := s.On(q).Query(ctx, `SELECT `+userColumns+` FROM users WHERE role IN ('admin', 'sales_rep')
 		ORDER BY lower(COALESCE(NULLIF(name, ''), email))`)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)

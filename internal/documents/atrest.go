@@ -66,7 +66,7 @@ type pendingDocument struct {
 // pendingEncryption lists documents (deleted ones too: their bytes stay for the audit
 // trail) not known to be encrypted under active, after the given id, in id order.
 func (s *Store) pendingEncryption(ctx context.Context, active string, after uuid.UUID, limit int) ([]pendingDocument, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, storage_key FROM documents
+	rows, err := s.Pool.Query(ctx, `SELECT id, storage_key FROM documents
 		WHERE encrypted_key_id IS DISTINCT FROM $1 AND id > $2 ORDER BY id LIMIT $3`, active, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing documents to encrypt: %w", err)
@@ -85,7 +85,7 @@ func (s *Store) pendingEncryption(ctx context.Context, active string, after uuid
 
 // markEncrypted records the key a document's bytes are encrypted under.
 func (s *Store) markEncrypted(ctx context.Context, id uuid.UUID, keyID string) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE documents SET encrypted_key_id = $2 WHERE id = $1`, id, keyID); err != nil {
+	if _, err := s.Pool.Exec(ctx, `UPDATE documents SET encrypted_key_id = $2 WHERE id = $1`, id, keyID); err != nil {
 		return fmt.Errorf("recording the encryption of document %s: %w", id, err)
 	}
 	return nil

@@ -33,7 +33,7 @@ func (f *SealedFiles) Place() string { return "documents" }
 // CountByKey counts documents (deleted ones too: their bytes stay) by the key their file
 // is recorded under; "" counts those the at-rest pass has not looked at yet.
 func (f *SealedFiles) CountByKey(ctx context.Context) (map[string]int, error) {
-	rows, err := f.store.pool.Query(ctx, `SELECT coalesce(encrypted_key_id, ''), count(*) FROM documents GROUP BY 1`)
+	rows, err := f.store.Pool.Query(ctx, `SELECT coalesce(encrypted_key_id, ''), count(*) FROM documents GROUP BY 1`)
 	if err != nil {
 		return nil, fmt.Errorf("counting documents by key: %w", err)
 	}
@@ -54,7 +54,7 @@ func (f *SealedFiles) CountByKey(ctx context.Context) (map[string]int, error) {
 // active key, resumably.
 func (f *SealedFiles) Rotate(ctx context.Context, progress func(done, total int)) (int, error) {
 	var total int
-	err := f.store.pool.QueryRow(ctx, `SELECT count(*) FROM documents WHERE encrypted_key_id IS DISTINCT FROM $1`,
+	err := f.store.Pool.QueryRow(ctx, `SELECT count(*) FROM documents WHERE encrypted_key_id IS DISTINCT FROM $1`,
 		f.storage.ActiveKeyID()).Scan(&total)
 	if err != nil {
 		return 0, fmt.Errorf("counting documents to re-seal: %w", err)
@@ -67,7 +67,7 @@ func (f *SealedFiles) Rotate(ctx context.Context, progress func(done, total int)
 // those taken at upload; it returns how many it read and the documents that differ or
 // are missing.
 func (f *SealedFiles) Verify(ctx context.Context) (int, error) {
-	rows, err := f.store.pool.Query(ctx, `SELECT id, storage_key, size_bytes, sha256 FROM documents ORDER BY id`)
+	rows, err := f.store.Pool.Query(ctx, `SELECT id, storage_key, size_bytes, sha256 FROM documents ORDER BY id`)
 	if err != nil {
 		return 0, fmt.Errorf("listing documents: %w", err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"gorm.io/gorm"
 
 	"github.com/payportal/portal/internal/database"
@@ -32,16 +31,13 @@ const (
 // entry run in a pgx transaction (InTx); the upstream status of a document is
 // written on its own.
 type Store struct {
-	db   *gorm.DB
-	pool *pgxpool.Pool
+	database.Tables
+	db *gorm.DB
 }
 
 // NewStore returns a document store on db.
-func NewStore(db *database.DB) *Store { return &Store{db: db.Gorm, pool: db.Pool} }
-
-// InTx runs fn in one transaction.
-func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
+func NewStore(db *database.DB) *Store {
+	return &Store{Tables: database.Tables{Pool: db.Pool}, db: db.Gorm}
 }
 
 // columns are the columns of models.Document, in the order the struct declares them.

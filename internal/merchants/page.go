@@ -61,7 +61,7 @@ func (s *Service) LoadPage(ctx context.Context, u *models.User, id uuid.UUID) (*
 	if p.Events, err = s.d.Store.statusEvents(ctx, m.ApplicationID); err != nil {
 		return nil, err
 	}
-	if p.History, err = audit.HistoryWithOutcomes(ctx, s.d.Store.pool, audit.Merchant(id), historyLimit, s.d.Outcomes); err != nil {
+	if p.History, err = audit.HistoryWithOutcomes(ctx, s.d.Store.Pool, audit.Merchant(id), historyLimit, s.d.Outcomes); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -137,7 +137,7 @@ func (r *merchantWithPayments) access(v Viewer) *PaymentAccess {
 // withPayments loads a merchant, userID's membership of it and its payment
 // account in one query; models.ErrNotFound when there is no such merchant.
 func (s *Store) withPayments(ctx context.Context, id, userID uuid.UUID) (*merchantWithPayments, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+merchantColumns+`, mm.user_id IS NOT NULL, mm.permissions, pa.oid, pa.token_sealed
+	rows, err := s.Pool.Query(ctx, `SELECT `+merchantColumns+`, mm.user_id IS NOT NULL, mm.permissions, pa.oid, pa.token_sealed
 		FROM `+merchantFrom+`
 		LEFT JOIN merchant_memberships mm ON mm.merchant_id = m.id AND mm.user_id = $2
 		LEFT JOIN merchant_payment_accounts pa ON pa.merchant_id = m.id

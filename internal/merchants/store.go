@@ -18,22 +18,10 @@ import (
 // Store reads and writes the merchants' tables in pgx. Every method takes a
 // database.Querier: the pool (nil) or the pgx.Tx of a use case, which then
 // also carries the audit entry, River's insert and the outbox's message.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct{ database.Tables }
 
 // NewStore returns a store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
-
-// InTx runs fn in one transaction.
-func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
-}
-
-func (s *Store) on(q database.Querier) database.Querier {
-	if q == nil {
-		return s.pool
-	}
-	return q
-}
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{database.Tables{Pool: pool}} }
 
 // merchantSelect reads a merchant with its application's owner and state, in
 // the order of the fields of Merchant.
@@ -73,7 +61,7 @@ func oneMerchant(rows pgx.Rows, err error) (*Merchant, error) {
 
 // Get loads a merchant whoever asks; use Service.Visible for a person.
 func (s *Store) Get(ctx context.Context, q database.Querier, id uuid.UUID) (*Merchant, error) {
-	return oneMerchant(s.on(q).Query(ctx, merchantSelect+` WHERE m.id = $1`, id))
+	return oneMerchant(s.On(q).Query(ctx, merchantSelect+` WHERE m.id = $1`, id))
 }
 
 // lock loads a merchant and locks its row until the transaction ends.
@@ -89,7 +77,7 @@ func (s *Store) byApplication(ctx context.Context, tx pgx.Tx, appID uuid.UUID) (
 // IDOfApplication returns the id of an application's merchant, if it has one.
 func (s *Store) IDOfApplication(ctx context.Context, appID uuid.UUID) (uuid.UUID, bool, error) {
 	var id uuid.UUID
-	err := s.pool.QueryRow(ctx, `SELECT id FROM merchants WHERE application_id = $1`, appID).Scan(&id)
+	err := s.Pool.QueryRow(ctx, `SELECT id FROM merchants WHERE application_id = $1`, appID).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return uuid.Nil, false, nil
 	}
@@ -116,7 +104,7 @@ func (s *Store) list(ctx context.Context, f listFilter) ([]Merchant, error) {
 		args = append(args, *f.MemberID)
 		where += fmt.Sprintf(` AND EXISTS (SELECT 1 FROM merchant_memberships mm WHERE mm.merchant_id = m.id AND mm.user_id = $%d)`, len(args))
 	}
-	return collectMerchants(s.on(nil).Query(ctx, merchantSelect+where+` ORDER BY lower(m.name), m.id`, args...))
+	return collectMerchants(s.On(nil).Query(ctx, merchantSelect+where+` ORDER BY lower(m.name), m.id`, args...))
 }
 
 // create makes the merchant of a boarded application, once: it reports
@@ -162,7 +150,7 @@ func (s *Store) resolveAlert(ctx context.Context, tx pgx.Tx, id uuid.UUID, by uu
 
 // setSandboxFetch records where the sandbox's hand-over stands.
 func (s *Store) setSandboxFetch(ctx context.Context, q database.Querier, id uuid.UUID, state, message string, now time.Time) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE merchants SET sandbox_fetch = $2, sandbox_fetch_error = $3, updated_at = $4 WHERE id = $1`,
+	_, err := s.On(q).Exec(ctx, `UPDATE merchants SET sandbox_fetch = $2, sandbox_fetch_error = $3, updated_at = $4 WHERE id = $1`,
 		id, state, message, now)
 	return wrap("record sandbox hand-over", err)
 }
@@ -197,7 +185,7 @@ func (e StatusEvent) State() states.State { return states.Upstream(e.Status) }
 
 // statusEvents lists the upstream's events of an application, newest first.
 func (s *Store) statusEvents(ctx context.Context, appID uuid.UUID) ([]StatusEvent, error) {
-	rows, err := s.pool.Query(ctx, `SELECT status, created_upstream, received_at FROM upstream_status_events
+	rows, err := s.Pool.Query(ctx, `SELECT status, created_upstream, received_at FROM upstream_status_events
 		WHERE application_id = $1 ORDER BY created_upstream DESC, id DESC LIMIT 50`, appID)
 	if err != nil {
 		return nil, fmt.Errorf("load status events: %w", err)

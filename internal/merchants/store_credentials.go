@@ -15,7 +15,7 @@ import (
 // paymentAccount loads a merchant's payment account; nil when none is set.
 func (s *Store) paymentAccount(ctx context.Context, q database.Querier, merchantID uuid.UUID) (*PaymentAccount, error) {
 	var p PaymentAccount
-	err := s.on(q).QueryRow(ctx, `SELECT oid, token_sealed, token_last4, source, updated_by, updated_at, checked_at, check_ok, check_message
+	err := s.On(q).QueryRow(ctx, `SELECT oid, token_sealed, token_last4, source, updated_by, updated_at, checked_at, check_ok, check_message
 		FROM merchant_payment_accounts WHERE merchant_id = $1`, merchantID).
 		Scan(&p.OID, &p.sealed, &p.TokenLast4, &p.Source, &p.UpdatedBy, &p.UpdatedAt, &p.Check.At, &p.Check.OK, &p.Check.Message)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -47,7 +47,7 @@ func (s *Store) putPaymentAccount(ctx context.Context, tx pgx.Tx, merchantID uui
 
 // setPaymentCheck records a test of the payment account.
 func (s *Store) setPaymentCheck(ctx context.Context, q database.Querier, merchantID uuid.UUID, ok bool, message string, at time.Time) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE merchant_payment_accounts SET checked_at = $2, check_ok = $3, check_message = $4 WHERE merchant_id = $1`,
+	_, err := s.On(q).Exec(ctx, `UPDATE merchant_payment_accounts SET checked_at = $2, check_ok = $3, check_message = $4 WHERE merchant_id = $1`,
 		merchantID, at, ok, message)
 	return wrap("record payment account test", err)
 }
@@ -55,7 +55,7 @@ func (s *Store) setPaymentCheck(ctx context.Context, q database.Querier, merchan
 // terminalAccount loads a merchant's terminal cloud API key; nil when none.
 func (s *Store) terminalAccount(ctx context.Context, q database.Querier, merchantID uuid.UUID) (*TerminalAccount, error) {
 	var t TerminalAccount
-	err := s.on(q).QueryRow(ctx, `SELECT api_key_sealed, api_key_last4, source, updated_by, updated_at
+	err := s.On(q).QueryRow(ctx, `SELECT api_key_sealed, api_key_last4, source, updated_by, updated_at
 		FROM merchant_terminal_accounts WHERE merchant_id = $1`, merchantID).
 		Scan(&t.sealed, &t.APIKeyLast4, &t.Source, &t.UpdatedBy, &t.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -89,7 +89,7 @@ func (s *Store) putTerminalAccount(ctx context.Context, tx pgx.Tx, merchantID uu
 
 // locations lists a merchant's live locations by name.
 func (s *Store) locations(ctx context.Context, q database.Querier, merchantID uuid.UUID) ([]Location, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT id, merchant_id, location_id, name, test_mode, created_at, updated_at, checked_at, check_ok, check_message
+	rows, err := s.On(q).Query(ctx, `SELECT id, merchant_id, location_id, name, test_mode, created_at, updated_at, checked_at, check_ok, check_message
 		FROM merchant_locations WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY lower(name), location_id`, merchantID)
 	if err != nil {
 		return nil, fmt.Errorf("load locations: %w", err)
@@ -149,7 +149,7 @@ func (s *Store) removeLocation(ctx context.Context, tx pgx.Tx, merchantID, id uu
 
 // setLocationCheck records a test of a location.
 func (s *Store) setLocationCheck(ctx context.Context, q database.Querier, id uuid.UUID, ok bool, message string, at time.Time) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE merchant_locations SET checked_at = $2, check_ok = $3, check_message = $4 WHERE id = $1`,
+	_, err := s.On(q).Exec(ctx, `UPDATE merchant_locations SET checked_at = $2, check_ok = $3, check_message = $4 WHERE id = $1`,
 		id, at, ok, message)
 	return wrap("record location test", err)
 }

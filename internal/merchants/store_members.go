@@ -15,7 +15,7 @@ import (
 
 // members lists a merchant's people, by name.
 func (s *Store) members(ctx context.Context, q database.Querier, merchantID uuid.UUID) ([]Member, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT u.id, u.email, u.name, u.active, u.mfa_enabled_at IS NOT NULL, mm.permissions, mm.created_at, mm.updated_at
+	rows, err := s.On(q).Query(ctx, `SELECT u.id, u.email, u.name, u.active, u.mfa_enabled_at IS NOT NULL, mm.permissions, mm.created_at, mm.updated_at
 		FROM merchant_memberships mm JOIN users u ON u.id = mm.user_id
 		WHERE mm.merchant_id = $1 ORDER BY lower(COALESCE(NULLIF(u.name, ''), u.email))`, merchantID)
 	if err != nil {
@@ -34,7 +34,7 @@ func (s *Store) members(ctx context.Context, q database.Querier, merchantID uuid
 // when they are not a member.
 func (s *Store) membership(ctx context.Context, q database.Querier, merchantID, userID uuid.UUID) (Permissions, error) {
 	var perms []string
-	err := s.on(q).QueryRow(ctx, `SELECT permissions FROM merchant_memberships WHERE merchant_id = $1 AND user_id = $2`,
+	err := s.On(q).QueryRow(ctx, `SELECT permissions FROM merchant_memberships WHERE merchant_id = $1 AND user_id = $2`,
 		merchantID, userID).Scan(&perms)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, models.ErrNotFound
@@ -86,7 +86,7 @@ func (s *Store) removeMember(ctx context.Context, tx pgx.Tx, merchantID, userID 
 // permission that requires two-step sign-in.
 func (s *Store) holdsMFAPermission(ctx context.Context, userID uuid.UUID) (bool, error) {
 	var yes bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM merchant_memberships WHERE user_id = $1 AND permissions && $2)`,
+	err := s.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM merchant_memberships WHERE user_id = $1 AND permissions && $2)`,
 		userID, mfaPermissions()).Scan(&yes)
 	if err != nil {
 		return false, fmt.Errorf("check permissions for two-step sign-in: %w", err)

@@ -29,22 +29,10 @@ var (
 // terminal_devices and terminal_launches. Every method takes a
 // database.Querier: nil for the pool, or the pgx.Tx of a use case that
 // also writes the audit entry and the ledger.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct{ database.Tables }
 
 // NewStore returns a store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
-
-// InTx runs fn in one transaction.
-func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
-}
-
-func (s *Store) on(q database.Querier) database.Querier {
-	if q == nil {
-		return s.pool
-	}
-	return q
-}
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{database.Tables{Pool: pool}} }
 
 // launchColumns are the columns of Launch in its order.
 const launchColumns = `id, merchant_id, location_id, device_name, kind, state, amount_cents, base_cents,
@@ -83,7 +71,7 @@ func oneLaunch(ctx context.Context, q database.Querier, what, sql string, args .
 // token was used before and errDeviceBusy when its device has an open
 // launch.
 func (s *Store) InsertLaunch(ctx context.Context, q database.Querier, l *Launch) error {
-	_, err := s.on(q).Exec(ctx, `INSERT INTO terminal_launches (id, merchant_id, location_id, device_name, kind,
+	_, err := s.On(q).Exec(ctx, `INSERT INTO terminal_launches (id, merchant_id, location_id, device_name, kind,
 			state, amount_cents, base_cents, invoice_ref, payment_number, transaction_ref, cashier, original_id,
 			linked_ledger_id, resend_of, reason, test_mode, form_token, created_by, created_at, sent_at, follower,
 			lease_until)
@@ -109,7 +97,7 @@ func (s *Store) InsertLaunch(ctx context.Context, q database.Querier, l *Launch)
 
 // Launch loads a launch by id.
 func (s *Store) Launch(ctx context.Context, q database.Querier, id uuid.UUID) (*Launch, error) {
-	return oneLaunch(ctx, s.on(q), "load terminal launch", `SELECT `+launchColumns+` FROM terminal_launches WHERE id = $1`, id)
+	return oneLaunch(ctx, s.On(q), "load terminal launch", `SELECT `+launchColumns+` FROM terminal_launches WHERE id = $1`, id)
 }
 
 // LaunchForUpdate loads a launch and locks its row until tx ends.
@@ -120,43 +108,43 @@ func (s *Store) LaunchForUpdate(ctx context.Context, tx pgx.Tx, id uuid.UUID) (*
 // MerchantLaunch loads a launch of merchantID; another merchant's is
 // models.ErrNotFound.
 func (s *Store) MerchantLaunch(ctx context.Context, merchantID, id uuid.UUID) (*Launch, error) {
-	return oneLaunch(ctx, s.pool, "load terminal launch",
+	return oneLaunch(ctx, s.Pool, "load terminal launch",
 		`SELECT `+launchColumns+` FROM terminal_launches WHERE id = $1 AND merchant_id = $2`, id, merchantID)
 }
 
 // LaunchByFormToken loads the launch a form token made.
 func (s *Store) LaunchByFormToken(ctx context.Context, token uuid.UUID) (*Launch, error) {
-	return oneLaunch(ctx, s.pool, "load terminal launch by form",
+	return oneLaunch(ctx, s.Pool, "load terminal launch by form",
 		`SELECT `+launchColumns+` FROM terminal_launches WHERE form_token = $1`, token)
 }
 
 // ResendOfLaunch loads the launch that sent id again, or models.ErrNotFound.
 func (s *Store) ResendOfLaunch(ctx context.Context, id uuid.UUID) (*Launch, error) {
-	return oneLaunch(ctx, s.pool, "load resend", `SELECT `+launchColumns+` FROM terminal_launches WHERE resend_of = $1`, id)
+	return oneLaunch(ctx, s.Pool, "load resend", `SELECT `+launchColumns+` FROM terminal_launches WHERE resend_of = $1`, id)
 }
 
 // OpenOnDevice loads the open launch of a device, or models.ErrNotFound.
 func (s *Store) OpenOnDevice(ctx context.Context, q database.Querier, locationID, device string) (*Launch, error) {
-	return oneLaunch(ctx, s.on(q), "load open terminal launch", `SELECT `+launchColumns+` FROM terminal_launches
+	return oneLaunch(ctx, s.On(q), "load open terminal launch", `SELECT `+launchColumns+` FROM terminal_launches
 		WHERE location_id = $1 AND device_name = $2 AND state IN ('sending', 'waiting', 'unknown')`, locationID, device)
 }
 
 // OpenLaunches lists a merchant's open launches.
 func (s *Store) OpenLaunches(ctx context.Context, merchantID uuid.UUID) ([]*Launch, error) {
-	return launches(ctx, s.pool, "list open terminal launches", `SELECT `+launchColumns+` FROM terminal_launches
+	return launches(ctx, s.Pool, "list open terminal launches", `SELECT `+launchColumns+` FROM terminal_launches
 		WHERE merchant_id = $1 AND state IN ('sending', 'waiting', 'unknown') ORDER BY created_at`, merchantID)
 }
 
 // RecentLaunches lists a merchant's latest launches, newest first.
 func (s *Store) RecentLaunches(ctx context.Context, merchantID uuid.UUID, limit int) ([]*Launch, error) {
-	return launches(ctx, s.pool, "list terminal launches", `SELECT `+launchColumns+` FROM terminal_launches
+	return launches(ctx, s.Pool, "list terminal launches", `SELECT `+launchColumns+` FROM terminal_launches
 		WHERE merchant_id = $1 ORDER BY created_at DESC, id LIMIT $2`, merchantID, limit)
 }
 
 // SavedCards lists a merchant's approved save-card launches, newest first:
 // their cloud ids are the tokens of token sales.
 func (s *Store) SavedCards(ctx context.Context, merchantID uuid.UUID) ([]*Launch, error) {
-	return launches(ctx, s.pool, "list saved cards", `SELECT `+launchColumns+` FROM terminal_launches
+	return launches(ctx, s.Pool, "list saved cards", `SELECT `+launchColumns+` FROM terminal_launches
 		WHERE merchant_id = $1 AND kind = 'save_card' AND state = 'approved' AND unique_trans_id IS NOT NULL
 		ORDER BY created_at DESC LIMIT 100`, merchantID)
 }
@@ -164,7 +152,7 @@ func (s *Store) SavedCards(ctx context.Context, merchantID uuid.UUID) ([]*Launch
 // ActingOn lists the launches that act on original (its voids and tips),
 // oldest first.
 func (s *Store) ActingOn(ctx context.Context, q database.Querier, original uuid.UUID) ([]*Launch, error) {
-	return launches(ctx, s.on(q), "list launches acting on a sale", `SELECT `+launchColumns+` FROM terminal_launches
+	return launches(ctx, s.On(q), "list launches acting on a sale", `SELECT `+launchColumns+` FROM terminal_launches
 		WHERE original_id = $1 ORDER BY created_at, id`, original)
 }
 
@@ -183,7 +171,7 @@ func (s *Store) LockInvoice(ctx context.Context, tx pgx.Tx, merchantID uuid.UUID
 // payment is approved.
 func (s *Store) NextPaymentNumber(ctx context.Context, q database.Querier, merchantID uuid.UUID, invoice string) (int32, error) {
 	var n int32
-	err := s.on(q).QueryRow(ctx, `SELECT COALESCE(MAX(payment_number), 0) + 1 FROM terminal_launches
+	err := s.On(q).QueryRow(ctx, `SELECT COALESCE(MAX(payment_number), 0) + 1 FROM terminal_launches
 		WHERE merchant_id = $1 AND invoice_ref = $2 AND state = 'approved' AND kind IN ('sale', 'token_sale', 'return')`,
 		merchantID, invoice).Scan(&n)
 	if err != nil {

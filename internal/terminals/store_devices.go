@@ -22,7 +22,7 @@ const configColumns = `location_id, merchant_id, fetched_at, attempted_at, fetch
 // Devices lists a merchant's devices (removed ones too), by location, the
 // default first, then by name.
 func (s *Store) Devices(ctx context.Context, merchantID uuid.UUID) ([]*Device, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+deviceColumns+` FROM terminal_devices WHERE merchant_id = $1
+	rows, err := s.Pool.Query(ctx, `SELECT `+deviceColumns+` FROM terminal_devices WHERE merchant_id = $1
 		ORDER BY location_id, removed_at IS NOT NULL, is_default DESC, device_name`, merchantID)
 	if err != nil {
 		return nil, fmt.Errorf("list terminal devices: %w", err)
@@ -36,7 +36,7 @@ func (s *Store) Devices(ctx context.Context, merchantID uuid.UUID) ([]*Device, e
 
 // Device loads one device of a merchant's location.
 func (s *Store) Device(ctx context.Context, q database.Querier, merchantID uuid.UUID, locationID, name string) (*Device, error) {
-	rows, err := s.on(q).Query(ctx, `SELECT `+deviceColumns+` FROM terminal_devices
+	rows, err := s.On(q).Query(ctx, `SELECT `+deviceColumns+` FROM terminal_devices
 		WHERE merchant_id = $1 AND location_id = $2 AND device_name = $3`, merchantID, locationID, name)
 	if err != nil {
 		return nil, fmt.Errorf("load terminal device: %w", err)
@@ -54,7 +54,7 @@ func (s *Store) Device(ctx context.Context, q database.Querier, merchantID uuid.
 // Configs lists what the portal knows of a merchant's configuration
 // downloads.
 func (s *Store) Configs(ctx context.Context, merchantID uuid.UUID) (map[string]*Config, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+configColumns+` FROM terminal_configs WHERE merchant_id = $1`, merchantID)
+	rows, err := s.Pool.Query(ctx, `SELECT `+configColumns+` FROM terminal_configs WHERE merchant_id = $1`, merchantID)
 	if err != nil {
 		return nil, fmt.Errorf("list terminal configs: %w", err)
 	}
@@ -106,7 +106,7 @@ func (s *Store) SaveConfig(ctx context.Context, tx pgx.Tx, c *Config, devices []
 // ConfigFailed records a failed configuration download; the devices stay
 // as the last good one listed them.
 func (s *Store) ConfigFailed(ctx context.Context, merchantID uuid.UUID, locationID, problem string, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO terminal_configs (location_id, merchant_id, attempted_at, error)
+	_, err := s.Pool.Exec(ctx, `INSERT INTO terminal_configs (location_id, merchant_id, attempted_at, error)
 		VALUES ($1, $2, $3, $4)
 		ON CONFLICT (location_id) DO UPDATE SET merchant_id = $2, attempted_at = $3, error = $4`,
 		locationID, merchantID, at, problem)
@@ -120,7 +120,7 @@ func (s *Store) ConfigFailed(ctx context.Context, merchantID uuid.UUID, location
 // launch, or a result read) in d; result is set when the answer was the
 // transaction's result. It ends the device's error streak.
 func (s *Store) NoteAnswer(ctx context.Context, q database.Querier, locationID, device string, at time.Time, d time.Duration, result bool) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE terminal_devices SET last_ok_at = $3, last_ok_ms = $4, error_streak = 0,
+	_, err := s.On(q).Exec(ctx, `UPDATE terminal_devices SET last_ok_at = $3, last_ok_ms = $4, error_streak = 0,
 			last_result_at = CASE WHEN $5 THEN $3 ELSE last_result_at END
 		WHERE location_id = $1 AND device_name = $2`, locationID, device, at, int32(d.Milliseconds()), result)
 	if err != nil {
@@ -131,7 +131,7 @@ func (s *Store) NoteAnswer(ctx context.Context, q database.Querier, locationID, 
 
 // NoteFailure records a failed call about a device: the streak grows.
 func (s *Store) NoteFailure(ctx context.Context, q database.Querier, locationID, device, problem string, at time.Time) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE terminal_devices SET error_streak = error_streak + 1, last_error = $3, last_error_at = $4
+	_, err := s.On(q).Exec(ctx, `UPDATE terminal_devices SET error_streak = error_streak + 1, last_error = $3, last_error_at = $4
 		WHERE location_id = $1 AND device_name = $2`, locationID, device, problem, at)
 	if err != nil {
 		return fmt.Errorf("record terminal failure: %w", err)

@@ -28,14 +28,14 @@ func moved(ctx context.Context, q database.Querier, what, sql string, args ...an
 // A launch marked unknown because its sender seemed gone takes the late
 // answer too.
 func (s *Store) Accepted(ctx context.Context, q database.Querier, id uuid.UUID, cloudID string, launchedAt time.Time) (*Launch, error) {
-	return moved(ctx, s.on(q), "record terminal launch accepted", `UPDATE terminal_launches
+	return moved(ctx, s.On(q), "record terminal launch accepted", `UPDATE terminal_launches
 		SET state = 'waiting', unique_trans_id = $2, launched_at = $3, problem = ''
 		WHERE id = $1 AND (state = 'sending' OR (state = 'unknown' AND unique_trans_id IS NULL))`, id, cloudID, launchedAt)
 }
 
 // Refused records a launch the cloud refused: nothing reached the device.
 func (s *Store) Refused(ctx context.Context, q database.Querier, id uuid.UUID, problem string, at time.Time) (*Launch, error) {
-	return moved(ctx, s.on(q), "record terminal launch refused", `UPDATE terminal_launches
+	return moved(ctx, s.On(q), "record terminal launch refused", `UPDATE terminal_launches
 		SET state = 'not_sent', resolution = 'refused', problem = $2, finished_at = $3, follower = NULL, lease_until = NULL
 		WHERE id = $1 AND state = 'sending'`, id, problem, at)
 }
@@ -43,7 +43,7 @@ func (s *Store) Refused(ctx context.Context, q database.Querier, id uuid.UUID, p
 // Unknown records that the launch's outcome is unknown. recheckUntil, when
 // set, asks the followers to recheck its result slowly until then.
 func (s *Store) Unknown(ctx context.Context, q database.Querier, id uuid.UUID, problem string, recheckUntil *time.Time) (*Launch, error) {
-	return moved(ctx, s.on(q), "record terminal launch unknown", `UPDATE terminal_launches
+	return moved(ctx, s.On(q), "record terminal launch unknown", `UPDATE terminal_launches
 		SET state = 'unknown', problem = $2, recheck_until = $3
 		WHERE id = $1 AND state IN ('sending', 'waiting')`, id, problem, recheckUntil)
 }
@@ -71,7 +71,7 @@ type Outcome struct {
 // Finish records the outcome of a waiting or unknown launch, which frees
 // its device.
 func (s *Store) Finish(ctx context.Context, q database.Querier, id uuid.UUID, o Outcome) (*Launch, error) {
-	return moved(ctx, s.on(q), "record terminal launch outcome", `UPDATE terminal_launches
+	return moved(ctx, s.On(q), "record terminal launch outcome", `UPDATE terminal_launches
 		SET state = $2, resolution = $3, resolved_by = $4, finished_at = $5, polls = polls + $6, result_message = $7,
 			approval_number = $8, masked_account = $9, card_brand = $10, entry_method = $11, processed_cents = $12,
 			tipped_cents = $13, adjusted_cents = $14, batch_number = $15, duplicate = $16, problem = $17,
@@ -84,7 +84,7 @@ func (s *Store) Finish(ctx context.Context, q database.Querier, id uuid.UUID, o 
 // Resent closes an unknown launch that a person sends again: the new
 // launch takes its device.
 func (s *Store) Resent(ctx context.Context, q database.Querier, id, by uuid.UUID, at time.Time) (*Launch, error) {
-	return moved(ctx, s.on(q), "record terminal launch resent", `UPDATE terminal_launches
+	return moved(ctx, s.On(q), "record terminal launch resent", `UPDATE terminal_launches
 		SET state = 'resent', resolution = 'resent', resolved_by = $2, finished_at = $3, follower = NULL,
 			lease_until = NULL, recheck_until = NULL
 		WHERE id = $1 AND state = 'unknown'`, id, by, at)
@@ -92,7 +92,7 @@ func (s *Store) Resent(ctx context.Context, q database.Querier, id, by uuid.UUID
 
 // SetLedger records the ledger transaction of a launch.
 func (s *Store) SetLedger(ctx context.Context, q database.Querier, id, ledgerID uuid.UUID) error {
-	if _, err := s.on(q).Exec(ctx, `UPDATE terminal_launches SET ledger_id = $2 WHERE id = $1`, id, ledgerID); err != nil {
+	if _, err := s.On(q).Exec(ctx, `UPDATE terminal_launches SET ledger_id = $2 WHERE id = $1`, id, ledgerID); err != nil {
 		return errors.Join(errors.New("record ledger id"), err)
 	}
 	return nil
@@ -105,7 +105,7 @@ func (s *Store) SetLedger(ctx context.Context, q database.Querier, id, ledgerID 
 // RenewLeases extends the leases follower holds to until and returns the
 // ids it still holds (another process may have taken one over).
 func (s *Store) RenewLeases(ctx context.Context, follower string, until time.Time) (map[uuid.UUID]bool, error) {
-	rows, err := s.pool.Query(ctx, `UPDATE terminal_launches SET lease_until = $2
+	rows, err := s.Pool.Query(ctx, `UPDATE terminal_launches SET lease_until = $2
 		WHERE follower = $1 AND state IN ('sending', 'waiting', 'unknown') RETURNING id`, follower, until)
 	if err != nil {
 		return nil, errors.Join(errors.New("renew terminal leases"), err)
@@ -125,7 +125,7 @@ func (s *Store) RenewLeases(ctx context.Context, follower string, until time.Tim
 // launches whose lease ran out by now and that need following: sending or
 // waiting ones, and unknown ones whose result is still rechecked.
 func (s *Store) ClaimExpired(ctx context.Context, follower string, until, now time.Time, limit int) ([]*Launch, error) {
-	return launches(ctx, s.pool, "claim terminal launches", `UPDATE terminal_launches SET follower = $1, lease_until = $2
+	return launches(ctx, s.Pool, "claim terminal launches", `UPDATE terminal_launches SET follower = $1, lease_until = $2
 		WHERE id IN (SELECT id FROM terminal_launches
 			WHERE state IN ('sending', 'waiting', 'unknown') AND (lease_until IS NULL OR lease_until < $3)
 			  AND (state <> 'unknown' OR (unique_trans_id IS NOT NULL AND recheck_until > $3))
@@ -136,7 +136,7 @@ func (s *Store) ClaimExpired(ctx context.Context, follower string, until, now ti
 // ReleaseLeases ends follower's leases at now, so that the next process
 // (a restart, another instance) takes its launches over at once.
 func (s *Store) ReleaseLeases(ctx context.Context, follower string, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE terminal_launches SET lease_until = $2
+	_, err := s.Pool.Exec(ctx, `UPDATE terminal_launches SET lease_until = $2
 		WHERE follower = $1 AND state IN ('sending', 'waiting', 'unknown')`, follower, now)
 	if err != nil {
 		return errors.Join(errors.New("release terminal leases"), err)
@@ -146,7 +146,7 @@ func (s *Store) ReleaseLeases(ctx context.Context, follower string, now time.Tim
 
 // StopRecheck ends the rechecks of an unknown launch: it waits for a person.
 func (s *Store) StopRecheck(ctx context.Context, id uuid.UUID) error {
-	_, err := s.pool.Exec(ctx, `UPDATE terminal_launches SET recheck_until = NULL, follower = NULL, lease_until = NULL
+	_, err := s.Pool.Exec(ctx, `UPDATE terminal_launches SET recheck_until = NULL, follower = NULL, lease_until = NULL
 		WHERE id = $1 AND state = 'unknown'`, id)
 	if err != nil {
 		return errors.Join(errors.New("stop terminal recheck"), err)

@@ -102,7 +102,7 @@ func scanDelivery(row pgx.CollectableRow) (Delivery, error) {
 // Deliveries returns one page of an endpoint's log, newest first, with status "" for all.
 func (s *Store) Deliveries(ctx context.Context, endpointID uuid.UUID, status string, page, perPage int) (*DeliveryPage, error) {
 	page = max(page, 1)
-	rows, err := s.pool.Query(ctx, `SELECT `+deliveryColumns+deliveryFrom+`
+	rows, err := s.Pool.Query(ctx, `SELECT `+deliveryColumns+deliveryFrom+`
 		WHERE d.endpoint_id = $1 AND ($2 = '' OR d.status = $2)
 		ORDER BY d.created_at DESC, d.id DESC LIMIT $3 OFFSET $4`, endpointID, status, perPage+1, (page-1)*perPage)
 	if err != nil {
@@ -122,7 +122,7 @@ func (s *Store) Deliveries(ctx context.Context, endpointID uuid.UUID, status str
 // Delivery loads one delivery of an endpoint with its event's body and its attempts,
 // newest first, or models.ErrNotFound.
 func (s *Store) Delivery(ctx context.Context, endpointID, id uuid.UUID) (*Delivery, string, []Attempt, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = $1 AND d.endpoint_id = $2`, id, endpointID)
+	rows, err := s.Pool.Query(ctx, `SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = $1 AND d.endpoint_id = $2`, id, endpointID)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("load webhook delivery: %w", err)
 	}
@@ -134,10 +134,10 @@ func (s *Store) Delivery(ctx context.Context, endpointID, id uuid.UUID) (*Delive
 		return nil, "", nil, fmt.Errorf("load webhook delivery: %w", err)
 	}
 	var body string
-	if err := s.pool.QueryRow(ctx, `SELECT body FROM webhook_events WHERE id = $1`, d.EventID).Scan(&body); err != nil {
+	if err := s.Pool.QueryRow(ctx, `SELECT body FROM webhook_events WHERE id = $1`, d.EventID).Scan(&body); err != nil {
 		return nil, "", nil, fmt.Errorf("load webhook event: %w", err)
 	}
-	rows, err = s.pool.Query(ctx, `SELECT number, started_at, duration_ms, status_code, error FROM webhook_attempts
+	rows, err = s.Pool.Query(ctx, `SELECT number, started_at, duration_ms, status_code, error FROM webhook_attempts
 		WHERE delivery_id = $1 ORDER BY number DESC`, id)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("list webhook attempts: %w", err)
@@ -186,7 +186,7 @@ func (s *Store) outgoingOf(ctx context.Context, id uuid.UUID) (*outgoing, error)
 	var o outgoing
 	var previous *string
 	var body string
-	err := s.pool.QueryRow(ctx, `SELECT d.id, d.event_id, d.endpoint_id, ev.type, d.status, ev.body, e.url,
+	err := s.Pool.QueryRow(ctx, `SELECT d.id, d.event_id, d.endpoint_id, ev.type, d.status, ev.body, e.url,
 			e.secret_sealed, e.previous_secret_sealed, e.previous_until, e.disabled_at IS NOT NULL, k.revoked_at IS NOT NULL,
 			k.scope = 'reseller' OR (COALESCE(r.active, false) AND r.role = 'sales_rep')
 		FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -228,7 +228,7 @@ func (s *Store) recordAttempt(ctx context.Context, r attemptRecord) (*time.Time,
 	}
 	var attempts *int
 	var failingSince *time.Time
-	err := s.pool.QueryRow(ctx, `WITH d AS (
+	err := s.Pool.QueryRow(ctx, `WITH d AS (
 			UPDATE webhook_deliveries SET attempts = attempts + 1, status = $2::text, last_attempt_at = $3::timestamptz,
 				last_status_code = $4::integer, last_error = $5::text, next_attempt_at = $6::timestamptz,
 				delivered_at = CASE WHEN $2::text = 'delivered' THEN $3::timestamptz END
@@ -253,7 +253,7 @@ func (s *Store) recordAttempt(ctx context.Context, r attemptRecord) (*time.Time,
 
 // stop marks a pending delivery failed without an attempt, saying why.
 func (s *Store) stop(ctx context.Context, id uuid.UUID, why string) error {
-	_, err := s.pool.Exec(ctx, `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL
+	_, err := s.Pool.Exec(ctx, `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL
 		WHERE id = $1 AND status = 'pending'`, id, why)
 	if err != nil {
 		return fmt.Errorf("stop webhook delivery: %w", err)

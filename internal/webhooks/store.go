@@ -63,22 +63,10 @@ func (e *Endpoint) Subscribes(t EventType) bool {
 }
 
 // Store reads and writes the endpoints, their deliveries and attempts.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct{ database.Tables }
 
 // NewStore returns the store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
-
-// InTx runs fn in one transaction.
-func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
-}
-
-func (s *Store) on(q database.Querier) database.Querier {
-	if q == nil {
-		return s.pool
-	}
-	return q
-}
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{database.Tables{Pool: pool}} }
 
 const endpointColumns = `e.id, e.url, e.description, e.events, e.api_key_id, k.name, k.prefix, k.scope,
 	COALESCE(NULLIF(r.name, ''), r.email, ''),
@@ -105,7 +93,7 @@ func scanEndpoint(row pgx.CollectableRow) (Endpoint, error) {
 
 // List returns every endpoint, working ones first, oldest first.
 func (s *Store) List(ctx context.Context) ([]Endpoint, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+endpointColumns+endpointFrom+` ORDER BY e.disabled_at IS NOT NULL, e.created_at, e.id`)
+	rows, err := s.Pool.Query(ctx, `SELECT `+endpointColumns+endpointFrom+` ORDER BY e.disabled_at IS NOT NULL, e.created_at, e.id`)
 	if err != nil {
 		return nil, fmt.Errorf("list webhook endpoints: %w", err)
 	}
@@ -123,7 +111,7 @@ func (s *Store) Get(ctx context.Context, q database.Querier, id uuid.UUID, lock 
 	if lock {
 		sql += ` FOR UPDATE OF e`
 	}
-	rows, err := s.on(q).Query(ctx, sql, id)
+	rows, err := s.On(q).Query(ctx, sql, id)
 	if err != nil {
 		return nil, fmt.Errorf("load webhook endpoint: %w", err)
 	}
@@ -140,7 +128,7 @@ func (s *Store) Get(ctx context.Context, q database.Querier, id uuid.UUID, lock 
 // countForKey counts the endpoints of one key.
 func (s *Store) countForKey(ctx context.Context, q database.Querier, keyID uuid.UUID) (int, error) {
 	var n int
-	err := s.on(q).QueryRow(ctx, `SELECT count(*) FROM webhook_endpoints WHERE api_key_id = $1`, keyID).Scan(&n)
+	err := s.On(q).QueryRow(ctx, `SELECT count(*) FROM webhook_endpoints WHERE api_key_id = $1`, keyID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count webhook endpoints: %w", err)
 	}
@@ -149,7 +137,7 @@ func (s *Store) countForKey(ctx context.Context, q database.Querier, keyID uuid.
 
 // insert stores a new endpoint with its sealed secret.
 func (s *Store) insert(ctx context.Context, q database.Querier, e *Endpoint, sealed string) error {
-	_, err := s.on(q).Exec(ctx, `INSERT INTO webhook_endpoints (id, api_key_id, url, description, events, secret_sealed,
+	_, err := s.On(q).Exec(ctx, `INSERT INTO webhook_endpoints (id, api_key_id, url, description, events, secret_sealed,
 			created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
 		e.ID, e.KeyID, e.URL, e.Description, eventStrings(e.Events), sealed, e.CreatedBy, e.CreatedAt)
 	if err != nil {
@@ -160,7 +148,7 @@ func (s *Store) insert(ctx context.Context, q database.Querier, e *Endpoint, sea
 
 // update changes an endpoint's events and description.
 func (s *Store) update(ctx context.Context, q database.Querier, id uuid.UUID, events []EventType, description string, at time.Time) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE webhook_endpoints SET events = $2, description = $3, updated_at = $4 WHERE id = $1`,
+	_, err := s.On(q).Exec(ctx, `UPDATE webhook_endpoints SET events = $2, description = $3, updated_at = $4 WHERE id = $1`,
 		id, eventStrings(events), description, at)
 	if err != nil {
 		return fmt.Errorf("update webhook endpoint: %w", err)
@@ -175,12 +163,12 @@ func (s *Store) setDisabled(ctx context.Context, q database.Querier, id uuid.UUI
 	if disabled {
 		// Its pending deliveries stop now rather than at their next attempt, hours away
 		// perhaps; an admin sends them again once it is enabled.
-		_, err = s.on(q).Exec(ctx, `WITH e AS (
+		_, err = s.On(q).Exec(ctx, `WITH e AS (
 				UPDATE webhook_endpoints SET disabled_at = $2, disabled_by = $3, updated_at = $2 WHERE id = $1)
 			UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'Not sent: the endpoint was disabled.'
 			WHERE endpoint_id = $1 AND status = 'pending'`, id, at, by)
 	} else {
-		_, err = s.on(q).Exec(ctx, `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_by = NULL, failing_since = NULL, updated_at = $2
+		_, err = s.On(q).Exec(ctx, `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_by = NULL, failing_since = NULL, updated_at = $2
 			WHERE id = $1`, id, at)
 	}
 	if err != nil {
@@ -195,7 +183,7 @@ func (s *Store) sealedSecrets(ctx context.Context, q database.Querier, id uuid.U
 	var current string
 	var previous *string
 	var until *time.Time
-	err := s.on(q).QueryRow(ctx, `SELECT secret_sealed, previous_secret_sealed, previous_until FROM webhook_endpoints WHERE id = $1`, id).
+	err := s.On(q).QueryRow(ctx, `SELECT secret_sealed, previous_secret_sealed, previous_until FROM webhook_endpoints WHERE id = $1`, id).
 		Scan(&current, &previous, &until)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", "", nil, models.ErrNotFound
@@ -211,7 +199,7 @@ func (s *Store) sealedSecrets(ctx context.Context, q database.Querier, id uuid.U
 
 // rotate stores a new secret, the replaced one signing beside it until until.
 func (s *Store) rotate(ctx context.Context, q database.Querier, id uuid.UUID, sealed, previous string, until, at time.Time) error {
-	_, err := s.on(q).Exec(ctx, `UPDATE webhook_endpoints SET secret_sealed = $2, previous_secret_sealed = $3, previous_until = $4,
+	_, err := s.On(q).Exec(ctx, `UPDATE webhook_endpoints SET secret_sealed = $2, previous_secret_sealed = $3, previous_until = $4,
 		updated_at = $5 WHERE id = $1`, id, sealed, previous, until, at)
 	if err != nil {
 		return fmt.Errorf("rotate webhook secret: %w", err)
@@ -221,7 +209,7 @@ func (s *Store) rotate(ctx context.Context, q database.Querier, id uuid.UUID, se
 
 // delete removes an endpoint with its deliveries and attempts.
 func (s *Store) delete(ctx context.Context, q database.Querier, id uuid.UUID) error {
-	if _, err := s.on(q).Exec(ctx, `DELETE FROM webhook_endpoints WHERE id = $1`, id); err != nil {
+	if _, err := s.On(q).Exec(ctx, `DELETE FROM webhook_endpoints WHERE id = $1`, id); err != nil {
 		return fmt.Errorf("delete webhook endpoint: %w", err)
 	}
 	return nil

@@ -47,7 +47,7 @@ type pruneWorker struct {
 func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
 	before := w.now().Add(-Retention)
 	for {
-		tag, err := w.store.pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
+		tag, err := w.store.Pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
 			SELECT ev.id FROM webhook_events ev WHERE ev.created_at < $1
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = ev.id AND d.status = 'pending')
 			LIMIT 1000)`, before)
