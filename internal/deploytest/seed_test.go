@@ -21,6 +21,7 @@ import (
 	"github.com/payportal/portal/internal/merchants"
 	"github.com/payportal/portal/internal/models"
 	"github.com/payportal/portal/internal/testutil"
+	"github.com/payportal/portal/internal/testutil/seed"
 	"github.com/payportal/portal/internal/testutil/smtpserver"
 )
 
@@ -39,33 +40,6 @@ func seedPricingModel(t *testing.T, a *app.App) uuid.UUID {
 	return m.ID
 }
 
-// readyDraft is a complete, valid draft: its checklist is empty once the
-// pricing model is chosen and a bank statement is attached.
-func readyDraft(name string) drafts.Draft {
-	d := drafts.Draft{
-		Business: drafts.Business{
-			LegalName: name + " LLC", DBA: name, EntityType: drafts.EntityLLC, TIN: "12-3456789",
-			IncorporationDate: "2019-06-01", IncorporationState: "CA",
-			Address: drafts.Address{Line1: "100 Market St", City: "San Francisco", State: "CA", PostalCode: "94105"},
-			Phone:   "(415) 555-0100", Email: "hello@bluefern.example", Website: "https://bluefern.example",
-			GoodsAndServices: "Coffee and pastries", MCC: "5814", YearsInBusiness: "6",
-			MonthlyVolume: "45000.00", AverageTicket: "12.50", HighestTicket: "250",
-			CardPresentPct: "80", KeyedPct: "5", EcommercePct: "15",
-		},
-		Owners: []drafts.Owner{{
-			ID: uuid.NewString(), FirstName: "Jane", LastName: "Doe", Title: "Managing member",
-			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "234-56-6789",
-			Address: drafts.Address{Line1: "1 Home Way", City: "Oakland", State: "CA", PostalCode: "94601"},
-			Phone:   "510-555-0199", Email: "jane@bluefern.example", IsControlPerson: true,
-		}},
-		Bank: drafts.Bank{HolderName: name + " LLC", RoutingNumber: "011401533", AccountNumber: "000123456789",
-			AccountType: drafts.AccountChecking},
-		Contact: drafts.Contact{Name: "Jane Doe", Email: "jane@bluefern.example", Phone: "510-555-0199"},
-	}
-	d.Normalize()
-	return d
-}
-
 // seedReadyApplications stores n drafts of owner ready to submit, each with
 // one bank statement (encrypted, in S3), and returns their ids.
 func seedReadyApplications(t *testing.T, a *app.App, owner *models.User, pricingModel uuid.UUID, n int) []uuid.UUID {
@@ -73,7 +47,7 @@ func seedReadyApplications(t *testing.T, a *app.App, owner *models.User, pricing
 	ctx := context.Background()
 	ids := make([]uuid.UUID, n)
 	for i := range ids {
-		d := readyDraft(fmt.Sprintf("Replica Cafe %d", i))
+		d := seed.ReadyDraft(fmt.Sprintf("Replica Cafe %d", i))
 		now := time.Now()
 		appl := &models.Application{ID: uuid.New(), OwnerID: owner.ID, Status: models.StatusDraft, Version: 1,
 			LegalName: d.Business.LegalName, DBA: d.Business.DBA, ContactName: d.Contact.Name, ContactEmail: d.Contact.Email,

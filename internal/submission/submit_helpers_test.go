@@ -24,6 +24,7 @@ import (
 	"github.com/payportal/portal/internal/models"
 	sandbox "github.com/payportal/portal/internal/sandbox/accounts"
 	"github.com/payportal/portal/internal/testutil/apptest"
+	"github.com/payportal/portal/internal/testutil/seed"
 	"github.com/payportal/portal/internal/testutil/smtpserver"
 )
 
@@ -82,36 +83,6 @@ func createPricingModel(t testing.TB, db *gorm.DB) uuid.UUID {
 		t.Fatal(err)
 	}
 	return m.ID
-}
-
-// readyDraft is a complete, valid draft: its checklist is empty once the
-// pricing model is chosen and a bank statement is attached.
-func readyDraft(name string) drafts.Draft {
-	d := drafts.Draft{
-		Business: drafts.Business{
-			LegalName: name + " LLC", DBA: name, EntityType: drafts.EntityLLC, TIN: "12-3456789",
-			IncorporationDate: "2019-06-01", IncorporationState: "CA",
-			Address: drafts.Address{Line1: "100 Market St", City: "San Francisco", State: "CA", PostalCode: "94105"},
-			Phone:   "(415) 555-0100", Email: "hello@bluefern.example", Website: "https://bluefern.example",
-			GoodsAndServices: "Coffee and pastries", MCC: "5814", YearsInBusiness: "6",
-			MonthlyVolume: "45000.00", AverageTicket: "12.50", HighestTicket: "250",
-			CardPresentPct: "80", KeyedPct: "5", EcommercePct: "15",
-		},
-		Owners: []drafts.Owner{{
-			ID: uuid.NewString(), FirstName: "Jane", LastName: "Doe", Title: "Managing member",
-			OwnershipPct: "100", DateOfBirth: "1980-04-02", SSN: "234-56-6789",
-			Address: drafts.Address{Line1: "1 Home Way", City: "Oakland", State: "CA", PostalCode: "94601"},
-			Phone:   "510-555-0199", Email: "jane@bluefern.example", IsControlPerson: true,
-		}},
-		Bank: drafts.Bank{
-			HolderName: name + " LLC", RoutingNumber: "011401533", AccountNumber: "000123456789",
-			AccountType: drafts.AccountChecking,
-		},
-		Contact: drafts.Contact{Name: "Jane Doe", Email: "jane@bluefern.example", Phone: "510-555-0199"},
-		Notes:   "Internal note: met at the trade show.",
-	}
-	d.Normalize()
-	return d
 }
 
 // newApplication stores a draft for owner, with the test pricing model and
@@ -273,4 +244,11 @@ func (s *submitEnv) openLink(t testing.TB, a *models.Application) string {
 		t.Fatal(err)
 	}
 	return link
+}
+
+// readyDraft is seed.ReadyDraft with an internal note, which never goes upstream.
+func readyDraft(name string) drafts.Draft {
+	d := seed.ReadyDraft(name)
+	d.Notes = "Internal note: met at the trade show."
+	return d
 }
